@@ -1,0 +1,46 @@
+# Target defaults shared by every banditfs target: warnings, include root, optimisation.
+function(banditfs_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+  if(BANDITFS_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# One static library per module of src/ (DESIGN §2); dependencies are explicit so the direction stays visible.
+function(banditfs_add_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(banditfs_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(banditfs_${name} PUBLIC "${PROJECT_SOURCE_DIR}/src")
+  target_link_libraries(banditfs_${name} PUBLIC ${ARG_DEPS})
+  banditfs_target_defaults(banditfs_${name})
+endfunction()
+
+# A Boost.Test executable registered with CTest; LABELS lets ctest -L pick subsets.
+function(banditfs_add_unit_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(test_${name} ${ARG_SOURCES})
+  target_link_libraries(test_${name} PRIVATE ${ARG_DEPS} Boost::unit_test_framework)
+  target_compile_definitions(test_${name} PRIVATE BOOST_TEST_DYN_LINK)
+  banditfs_target_defaults(test_${name})
+  add_test(NAME ${name} COMMAND test_${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT} LABELS "unit;${ARG_LABELS}"
+                       ENVIRONMENT "OMP_NUM_THREADS=2;BANDITFS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data")
+endfunction()
+
+# DESIGN §2: only src/dist may include MPI. Fails the configure step if any other source does.
+function(banditfs_check_no_mpi_outside_dist src_root)
+  file(GLOB_RECURSE sources "${src_root}/*.hpp" "${src_root}/*.cpp" "${src_root}/*.h")
+  foreach(file IN LISTS sources)
+    if(file MATCHES "/src/dist/")
+      continue()
+    endif()
+    file(STRINGS "${file}" hits REGEX "#[ \t]*include[ \t]*[<\"](mpi\\.h|boost/mpi)")
+    if(hits)
+      message(FATAL_ERROR "MPI header included outside src/dist/: ${file}: ${hits}")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,20 @@
+# Every dependency is a Debian package installed by scripts/install-deps.sh.
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(tomlplusplus REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+if(BANDITFS_BUILD_TESTS)
+  find_package(Boost 1.74 REQUIRED COMPONENTS unit_test_framework)
+endif()
+
+# Debian's libxgboost-dev ships no CMake config unless the CLI package is present too (notes/hpc-on-this-machine):
+# find the header and library directly and wrap them in an imported target.
+find_path(XGBOOST_INCLUDE_DIR xgboost/c_api.h REQUIRED)
+find_library(XGBOOST_LIBRARY NAMES xgboost REQUIRED)
+add_library(banditfs::xgboost UNKNOWN IMPORTED)
+set_target_properties(banditfs::xgboost PROPERTIES IMPORTED_LOCATION "${XGBOOST_LIBRARY}"
+                      INTERFACE_INCLUDE_DIRECTORIES "${XGBOOST_INCLUDE_DIR}")

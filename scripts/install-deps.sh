@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every build, test and plotting dependency of banditfs from Debian's apt, idempotently:
+# on a machine that already has them all it does nothing (not even `apt-get update`).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config
+  libeigen3-dev libhdf5-dev hdf5-tools
+  libxgboost-dev xgboost
+  libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev
+  libboost-test-dev
+  python3-h5py python3-matplotlib python3-numpy python3-sklearn
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,76 @@
+#pragma once
+// The [estimator] section: the estimator's name plus one parameter struct per estimator. Only the keys of the
+// chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the paper's heuristics (paper 000 §4).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bfs {
+
+/// LASSO by coordinate descent on standardised columns (paper 000 §4.2, paper 003 §3.3).
+struct LassoParams {
+  /// Penalty λ of J(β) = 1/(2n)·||y − Xβ||² + λ||β||₁ on standardised X. Ignored when cv_folds > 0.
+  double lambda = 0.1;
+  /// k-fold CV over a log-spaced path of n_lambdas values from λ_max down to λ_max·lambda_min_ratio; 0 = fixed λ.
+  int cv_folds = 0;
+  int n_lambdas = 50;
+  double lambda_min_ratio = 1e-3;
+  /// Pick the largest λ within one standard error of the CV minimum instead of the minimum.
+  bool one_se_rule = false;
+  int max_iter = 1000;
+  double tol = 1e-7;
+};
+
+/// Regression random forest (Breiman 2001), scikit-learn's RandomForestRegressor knobs and semantics.
+struct RandomForestParams {
+  int n_estimators = 100;
+  /// 0 = grow until leaves are pure or min_samples_* stop the split.
+  int max_depth = 10;
+  /// Fraction of the columns tried at each split (1.0 = all, scikit-learn's regressor default).
+  double max_features = 1.0;
+  int min_samples_split = 2;
+  int min_samples_leaf = 1;
+  bool bootstrap = true;
+};
+
+/// Gradient-boosted trees through XGBoost's C API, `hist` method.
+struct GbmParams {
+  double learning_rate = 0.1;
+  int n_estimators = 100;
+  /// 0 = no limit on leaves (depthwise growth); > 0 grows lossguide with this many leaves at most.
+  int max_leaves = 0;
+  int max_depth = 3;
+  double min_child_weight = 1.0;
+  double lambda = 1.0;          ///< L2 penalty on leaf weights
+  double colsample = 1.0;       ///< colsample_bytree
+  double subsample = 1.0;
+  int max_bin = 256;
+  /// Early stopping: hold out this fraction of the training rows and stop after `early_stopping_rounds` rounds
+  /// without improvement; 0 disables it.
+  double validation_fraction = 0.1;
+  int early_stopping_rounds = 10;
+};
+
+/// Feed-forward regression network (paper 000 §4.3: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).
+struct MlpParams {
+  std::vector<int> hidden = {64, 32};
+  double learning_rate = 1e-3;  ///< Adam's initial step size
+  double l2 = 1e-4;             ///< weight decay (scikit-learn's alpha)
+  int batch_size = 200;
+  int max_epochs = 200;
+  /// Adaptive learning rate: divide by 5 after `patience` epochs without validation improvement.
+  bool adaptive = true;
+  double validation_fraction = 0.1;
+  int patience = 10;
+  double tol = 1e-4;
+};
+
+struct EstimatorConfig {
+  std::string name = "random_forest";
+  LassoParams lasso;
+  RandomForestParams random_forest;
+  GbmParams gbm;
+  MlpParams mlp;
+};
+
+}  // namespace bfs

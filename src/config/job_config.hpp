@@ -1,0 +1,79 @@
+#pragma once
+// One aggregate struct per job-file section (DESIGN §6). Each field is declared here once with its default; its
+// bounds, allowed values and description live next to it in the schema (config/schema.cpp), which drives parsing,
+// validation, --set overrides and the canonical dump stored in results.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/estimator_config.hpp"
+
+namespace bfs {
+
+struct DataConfig {
+  std::string source = "simulate";  ///< simulate | hdf5 | csv
+  std::string path;                 ///< hdf5 / csv file
+  std::string target;               ///< CSV target column
+  std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
+  std::string dgp = "friedman1";    ///< simulate: friedman1 | friedman3 | liang | linear
+  std::int64_t n = 300;
+  std::int64_t p = 1000;
+  std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)
+  int periods = 1;                  ///< simulate: number of fresh batches (online mode)
+  std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly
+};
+
+struct RewardConfig {
+  std::string rule = "absolute";  ///< absolute | relative | bernoulli | lasso-nonzero
+  double threshold = 0.01;        ///< ν
+  int repeats = 10;               ///< B permutation repeats (Algorithm 3)
+  /// relative rule: |R²_test| below this is treated as "no signal" and every reward is 0.
+  double min_abs_r2 = 1e-6;
+  /// Bundles of feature names permuted together (grouped permutation importance).
+  std::vector<std::vector<std::string>> groups;
+};
+
+struct BanditConfig {
+  std::string policy = "ttts";   ///< ts | ttts | tvs
+  int iterations = 200;
+  std::string mode = "offline";  ///< offline | online
+  int iterations_per_period = 1;
+  int passes = 1;                ///< online: passes over the batches (paper 003 §5.2)
+  bool time_series = false;      ///< online: keep row order, test rows = last 20% of the period
+  int arms_per_round = 1;
+  double max_features = 1.0;     ///< cap on |S| as a fraction of p (uniform random subset)
+  double prior_alpha = 1.0;
+  double prior_beta = 1.0;
+  bool unplayed_as_failures = false;
+  double test_fraction = 0.2;
+  bool bootstrap = true;         ///< offline: bootstrap the training part
+  int max_redraws = 100;         ///< TTTS: bound on S' redraws
+  double tvs_c = 0.6180339887498949;  ///< TVS C; C̃ = log(1/C)/log((1+C)/C)
+  int tvs_q = 0;                 ///< TVS known-q oracle; 0 = unknown q
+  std::string stop = "iterations";  ///< iterations | rank-stable | selected-stable | truth
+  int stop_window = 0;           ///< K; 0 = the rule's default (50 rank-stable, 100 selected-stable)
+};
+
+struct MethodConfig {
+  std::string name = "bandit";
+};
+
+struct RunConfig {
+  std::uint64_t seed = 1;
+  std::string out = "results/run";
+  int threads = 0;  ///< 0 = all hardware threads
+  int checkpoint_every = 0;
+  double progress_seconds = 2.0;
+};
+
+struct JobConfig {
+  DataConfig data;
+  EstimatorConfig estimator;
+  RewardConfig reward;
+  BanditConfig bandit;
+  MethodConfig method;
+  RunConfig run;
+};
+
+}  // namespace bfs

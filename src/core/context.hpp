@@ -1,0 +1,20 @@
+#pragma once
+// The run context passed by reference instead of global state (DESIGN §9).
+#include <spdlog/logger.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace bfs {
+
+struct Context {
+  std::uint64_t seed = 0;
+  /// Threads an estimator or the importance pass may use. Results never depend on it (DESIGN §3).
+  int threads = 1;
+  std::shared_ptr<spdlog::logger> log;
+};
+
+/// A logger writing to stderr (and optionally a file); the default when none is configured.
+std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const std::string& file_path = "");
+
+}  // namespace bfs

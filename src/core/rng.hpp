@@ -1,0 +1,74 @@
+#pragma once
+// Deterministic random streams (DESIGN §3). Every draw in banditfs comes from a stream derived from
+// (run seed, round, arm slot, purpose[, feature]) — never from a rank or thread id — so results are bit-identical
+// for any number of ranks, groups or threads, and a resumed run equals an uninterrupted one.
+//
+// The generator is xoshiro256** (Blackman & Vigna); stream keys are mixed with SplitMix64. The distributions are
+// our own (not <random>'s) because libstdc++ and libc++ do not promise the same sequences for std::*_distribution.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace bfs {
+
+/// What a stream is used for; part of the stream key so two purposes never share draws.
+enum class Purpose : std::uint64_t {
+  PolicyFirst = 1,   ///< θ draws for the first super-arm S
+  PolicySecond = 2,  ///< θ' draws for TTTS's second super-arm (and the coin)
+  Cap = 3,           ///< max_features uniform subset
+  Split = 4,         ///< train/test split of an evaluation
+  Bootstrap = 5,     ///< bootstrap resample of the training rows
+  Fit = 6,           ///< the estimator's own randomness
+  Permutation = 7,   ///< permutation importance (one stream per feature)
+  Reward = 8,        ///< Bernoulli rewards
+  Simulate = 9,      ///< simulated data sets
+  Noise = 10,        ///< on-the-fly noise features
+  Shuffle = 11,      ///< re-batching passes
+};
+
+/// SplitMix64 finaliser: a bijective 64-bit mixer.
+std::uint64_t mix64(std::uint64_t x);
+/// Folds the parts into one 64-bit stream key.
+std::uint64_t derive_key(std::uint64_t seed, std::span<const std::uint64_t> parts);
+
+/// xoshiro256** with the distributions banditfs needs.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t key);
+  /// The stream for (seed, round, slot, purpose, feature).
+  static Rng stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose,
+                    std::uint64_t feature = 0);
+
+  std::uint64_t next_u64();
+  /// Uniform in [0, 1) with 53 random bits.
+  double uniform();
+  /// Uniform integer in [0, n), unbiased (Lemire's method). n > 0.
+  std::uint64_t uniform_int(std::uint64_t n);
+  /// Standard normal (Marsaglia polar method, no cached spare so the stream state is the whole state).
+  double normal();
+  /// Gamma(shape, 1), shape > 0 (Marsaglia & Tsang 2000; shape < 1 boosted by U^{1/shape}).
+  double gamma(double shape);
+  /// Beta(a, b) = X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b).
+  double beta(double a, double b);
+  /// Bernoulli(p).
+  bool bernoulli(double p) { return uniform() < p; }
+
+  /// Fisher–Yates shuffle in place.
+  template <class T>
+  void shuffle(std::vector<T>& values) {
+    for (std::size_t i = values.size(); i > 1; --i) {
+      std::size_t j = uniform_int(i);
+      std::swap(values[i - 1], values[j]);
+    }
+  }
+  /// A uniformly random permutation of 0..n-1.
+  std::vector<std::int64_t> permutation(std::int64_t n);
+
+  std::array<std::uint64_t, 4> state() const { return s_; }
+
+ private:
+  std::array<std::uint64_t, 4> s_{};
+};
+
+}  // namespace bfs

@@ -1,0 +1,44 @@
+#pragma once
+// In-memory data set and the checks every reader applies (DESIGN §5). Readers live in hdf5_io / csv_reader;
+// data sources for the engine (offline, panels read one period at a time, simulated batches) in source.hpp.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace bfs {
+
+struct Dataset {
+  Matrix X;  ///< n × p, row-major float
+  Vector y;  ///< n
+  std::vector<std::string> feature_names;  ///< p
+  /// Row ranges of the periods: period k is rows [period_offsets[k], period_offsets[k+1]). Empty = one period.
+  std::vector<std::int64_t> period_offsets;
+  /// Label of each period (e.g. 201001 for a month); empty when there are no periods.
+  std::vector<std::int32_t> period_labels;
+  /// Indices of the truly relevant features (simulations); has_truth says whether it is known.
+  std::vector<FeatureId> truth;
+  bool has_truth = false;
+  /// Where the data came from, for error messages ("data.h5", "simulate:friedman1").
+  std::string origin;
+
+  Index rows() const { return X.rows(); }
+  Index cols() const { return X.cols(); }
+  int num_periods() const { return period_offsets.empty() ? 1 : static_cast<int>(period_offsets.size()) - 1; }
+};
+
+/// Throws InputError naming `origin` for: p = 0, n = 0, y size ≠ n, feature_names size ≠ p, NaN/Inf in X
+/// (with row and column name) or y, bad period offsets, truth indices out of range.
+void validate_dataset(const Dataset& data);
+
+/// Dense copy of X[rows, cols] — the training/test matrix of one arm.
+Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols);
+/// y[rows].
+Vector gather(const Vector& y, std::span<const Index> rows);
+
+/// Default feature names x1..xp (1-based, as in the papers).
+std::vector<std::string> default_feature_names(Index p);
+
+}  // namespace bfs

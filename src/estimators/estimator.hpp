@@ -1,0 +1,89 @@
+#pragma once
+// The base-estimator interface (DESIGN §4): fit on the train rows × super-arm columns, predict, serialize.
+// Optional structure hooks expose what the exact importance fast paths and the lasso-nonzero reward need.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/estimator_config.hpp"
+#include "core/types.hpp"
+
+namespace bfs {
+
+struct FitOptions {
+  std::uint64_t seed = 0;  ///< the estimator's own randomness (bootstrap of trees, minibatches, ...)
+  int threads = 1;         ///< results must not depend on it
+};
+
+/// ŷ = intercept + Σ_j coef[j]·x_j on the model's input columns (original scale).
+struct LinearStructure {
+  Vector coef;
+  double intercept = 0.0;
+};
+
+/// Flat-array regression tree. Node 0 is the root; a leaf has feature == -1 and its prediction in value.
+/// Internal node: go left when x[feature] < threshold (strict_less) or x <= threshold (!strict_less);
+/// a NaN goes to left when default_left.
+struct FlatTree {
+  std::vector<std::int32_t> feature;
+  std::vector<float> threshold;
+  std::vector<std::int32_t> left;
+  std::vector<std::int32_t> right;
+  std::vector<std::uint8_t> default_left;
+  std::vector<double> value;
+};
+
+/// A sum of trees: prediction = base_score + scale · Σ_t tree_t(x).
+struct TreeEnsemble {
+  std::vector<FlatTree> trees;
+  double base_score = 0.0;
+  double scale = 1.0;
+  bool strict_less = false;
+};
+
+/// Walks one tree for one row (row = pointer to the model's input columns).
+double predict_tree(const FlatTree& tree, const float* row, bool strict_less);
+
+/// First layer of an MLP: pre-activation z = W x + b with W [hidden × inputs].
+struct FirstLayer {
+  Eigen::MatrixXd weights;
+  Eigen::VectorXd bias;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  /// Predictions for every row of X (X has num_features() columns).
+  virtual Vector predict(const Matrix& X) const = 0;
+  virtual std::string serialize() const = 0;
+  virtual Index num_features() const = 0;
+
+  virtual const LinearStructure* linear() const { return nullptr; }
+  virtual const TreeEnsemble* trees() const { return nullptr; }
+  virtual const FirstLayer* first_layer() const { return nullptr; }
+};
+
+class Estimator {
+ public:
+  virtual ~Estimator() = default;
+  virtual std::string_view name() const = 0;
+  /// Fits on X (rows × super-arm columns) and y. Throws InputError on data it cannot fit (e.g. zero rows).
+  virtual std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const = 0;
+  /// Restores a model from serialize()'s bytes; the restored model predicts bit-identically.
+  virtual std::unique_ptr<Model> deserialize(std::string_view bytes) const = 0;
+};
+
+/// Factories, one per estimator (implemented next to each estimator).
+std::unique_ptr<Estimator> make_lasso(const LassoParams& params);
+std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params);
+std::unique_ptr<Estimator> make_gbm(const GbmParams& params);
+std::unique_ptr<Estimator> make_mlp(const MlpParams& params);
+
+/// The registry: builds the estimator named by config.name; ConfigError naming estimator.name otherwise.
+std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config);
+/// Names the registry knows.
+std::vector<std::string> estimator_names();
+
+}  // namespace bfs

@@ -1,0 +1,72 @@
+#pragma once
+// Everything a finished (or checkpointed) run reports. The engine fills it; output/ writes result.h5,
+// summary.csv and run.json from it (DESIGN §5). Datasets in result.h5 hold only deterministic quantities, so the
+// same job and seed give byte-identical datasets; timings go to run.json and attributes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace bfs {
+
+/// One evaluated super-arm.
+struct EvaluationRecord {
+  std::int32_t iteration = 0;  ///< 1-based round
+  std::int32_t slot = 0;       ///< arm slot within the round
+  std::int32_t period = 0;     ///< data period (0 offline)
+  std::int32_t arm_size = 0;   ///< |S_t|
+  double r2_test = 0.0;        ///< out-of-sample R² of the fitted model
+  std::int32_t rewards = 0;    ///< number of played features with reward 1
+};
+
+/// Separation metrics against a known truth (paper 003 §6): computed on the final selected set.
+struct TruthMetrics {
+  bool known = false;
+  double fdp = 0.0;       ///< false discoveries / max(1, selected)
+  double power = 0.0;     ///< true discoveries / |truth|
+  std::int64_t hamming = 0;  ///< |selected Δ truth|
+  /// First iteration after which every true feature was ≥ 0.5 and every noise feature < 0.5; -1 if never.
+  std::int32_t separation_iteration = -1;
+};
+
+struct Timings {
+  double wall_seconds = 0.0;
+  double fit_seconds = 0.0;
+  double importance_seconds = 0.0;
+  double split_seconds = 0.0;   ///< splits, bootstrap, gathering the arm's columns
+  double data_seconds = 0.0;    ///< loading periods
+  double policy_seconds = 0.0;  ///< drawing super-arms and updating posteriors
+};
+
+struct RunResult {
+  std::string version;
+  std::string method = "bandit";
+  std::string policy;
+  std::string estimator;
+  std::string data_origin;
+  std::string job_text;  ///< the canonical job (TOML) after --set overrides
+  std::uint64_t seed = 0;
+  int ranks = 1;
+  int threads = 1;
+
+  std::vector<std::string> feature_names;
+  std::vector<double> alpha;  ///< final posterior, p
+  std::vector<double> beta;
+  /// Posterior means after each iteration, row-major [iterations × p].
+  std::vector<float> trajectory;
+  std::vector<std::int32_t> iteration_period;  ///< period of each iteration
+  std::vector<EvaluationRecord> evaluations;
+  std::vector<FeatureId> selected;  ///< final median-probability model (mean ≥ 0.5), ascending
+  std::vector<FeatureId> truth;
+  TruthMetrics metrics;
+
+  std::int32_t iterations = 0;
+  std::string stop_reason;
+  Timings timings;
+
+  Index num_features() const { return static_cast<Index>(feature_names.size()); }
+  double posterior_mean(FeatureId k) const { return alpha[k] / (alpha[k] + beta[k]); }
+};
+
+}  // namespace bfs

@@ -1,0 +1,68 @@
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+
+#include "core/rng.hpp"
+
+using namespace bfs;
+
+BOOST_AUTO_TEST_CASE(streams_are_reproducible_and_distinct) {
+  Rng a = Rng::stream(7, 3, 0, Purpose::Split);
+  Rng b = Rng::stream(7, 3, 0, Purpose::Split);
+  Rng c = Rng::stream(7, 3, 0, Purpose::Bootstrap);
+  Rng d = Rng::stream(7, 4, 0, Purpose::Split);
+  for (int i = 0; i < 100; ++i) BOOST_TEST(a.next_u64() == b.next_u64());
+  BOOST_TEST(Rng::stream(7, 3, 0, Purpose::Split).next_u64() != c.next_u64());
+  BOOST_TEST(Rng::stream(7, 3, 0, Purpose::Split).next_u64() != d.next_u64());
+}
+
+BOOST_AUTO_TEST_CASE(uniform_int_is_in_range_and_roughly_uniform) {
+  Rng rng(1);
+  std::vector<int> counts(7, 0);
+  for (int i = 0; i < 70000; ++i) counts[rng.uniform_int(7)]++;
+  for (int c : counts) BOOST_TEST(std::abs(c - 10000) < 500);
+}
+
+BOOST_AUTO_TEST_CASE(beta_draws_match_the_moments) {
+  Rng rng(2);
+  const double a = 3.0, b = 7.0;
+  const int n = 200000;
+  double sum = 0, sum2 = 0;
+  for (int i = 0; i < n; ++i) {
+    double x = rng.beta(a, b);
+    BOOST_TEST((x >= 0.0 && x <= 1.0));
+    sum += x;
+    sum2 += x * x;
+  }
+  const double mean = sum / n, var = sum2 / n - mean * mean;
+  BOOST_TEST(std::abs(mean - a / (a + b)) < 0.003);
+  BOOST_TEST(std::abs(var - a * b / ((a + b) * (a + b) * (a + b + 1))) < 0.001);
+}
+
+BOOST_AUTO_TEST_CASE(gamma_with_small_shape_has_the_right_mean) {
+  Rng rng(3);
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) sum += rng.gamma(0.3);
+  BOOST_TEST(std::abs(sum / n - 0.3) < 0.01);
+}
+
+BOOST_AUTO_TEST_CASE(normal_has_unit_variance) {
+  Rng rng(4);
+  double sum = 0, sum2 = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    double z = rng.normal();
+    sum += z;
+    sum2 += z * z;
+  }
+  BOOST_TEST(std::abs(sum / n) < 0.01);
+  BOOST_TEST(std::abs(sum2 / n - 1.0) < 0.02);
+}
+
+BOOST_AUTO_TEST_CASE(permutation_is_a_permutation) {
+  Rng rng(5);
+  auto perm = rng.permutation(1000);
+  std::vector<bool> seen(1000, false);
+  for (auto v : perm) seen[v] = true;
+  for (bool s : seen) BOOST_TEST(s);
+}
