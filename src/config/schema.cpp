@@ -1,1 +1,479 @@
-// placeholder
+#include "config/schema.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "core/error.hpp"
+
+namespace bfs {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Bounds and allowed values of one key.
+struct Spec {
+  double min = -kInf;
+  double max = kInf;
+  std::vector<std::string> choices;
+  const char* description = "";
+  bool min_exclusive = false;
+  bool max_exclusive = false;
+};
+
+Spec range(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description}; }
+Spec above(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description, true}; }
+Spec one_of(std::vector<std::string> choices, const char* description) {
+  return Spec{-kInf, kInf, std::move(choices), description};
+}
+Spec text(const char* description) { return Spec{-kInf, kInf, {}, description}; }
+
+// ---- the schema: one function per section, each key once ------------------------------------------------------
+
+template <class V>
+void visit(DataConfig& c, V& v) {
+  v("source", c.source, one_of({"simulate", "hdf5", "csv"}, "where the rows come from"));
+  v("path", c.path, text("HDF5 or CSV file (source = hdf5 | csv)"));
+  v("target", c.target, text("CSV target column name"));
+  v("features", c.features, text("CSV feature columns to use (empty = all but the target)"));
+  v("dgp", c.dgp, one_of({"friedman1", "friedman3", "liang", "linear"}, "simulated data-generating process"));
+  v("n", c.n, range(1, 1e9, "simulated rows per batch"));
+  v("p", c.p, range(1, 1e8, "simulated features"));
+  v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
+  v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
+  v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
+}
+
+template <class V>
+void visit(RewardConfig& c, V& v) {
+  v("rule", c.rule, one_of({"absolute", "relative", "bernoulli", "lasso-nonzero"}, "score -> 0/1 reward"));
+  v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
+  v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
+  v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
+  v("groups", c.groups, text("bundles of feature names permuted together"));
+}
+
+template <class V>
+void visit(BanditConfig& c, V& v) {
+  v("policy", c.policy, one_of({"ts", "ttts", "tvs"}, "super-arm policy"));
+  v("iterations", c.iterations, range(1, 1e9, "iterations (offline) or cap on iterations (online)"));
+  v("mode", c.mode, one_of({"offline", "online"}, "offline bootstrap or online periods"));
+  v("iterations_per_period", c.iterations_per_period, range(1, 1e6, "online: iterations on each period"));
+  v("passes", c.passes, range(1, 1e6, "online: passes over the periods"));
+  v("time_series", c.time_series, text("online: keep row order, test = last rows of the period"));
+  v("arms_per_round", c.arms_per_round, range(1, 1e6, "G: super-arms per round"));
+  v("max_features", c.max_features, above(0, 1, "cap on |S| as a fraction of p"));
+  v("prior_alpha", c.prior_alpha, above(0, 1e9, "Beta prior alpha"));
+  v("prior_beta", c.prior_beta, above(0, 1e9, "Beta prior beta"));
+  v("unplayed_as_failures", c.unplayed_as_failures, text("count unplayed arms as failures"));
+  v("test_fraction", c.test_fraction, above(0, 0.9, "share of rows held out for importance"));
+  v("bootstrap", c.bootstrap, text("offline: bootstrap the training rows"));
+  v("max_redraws", c.max_redraws, range(1, 1e6, "TTTS: bound on redraws of S'"));
+  v("tvs_c", c.tvs_c, Spec{0, 1, {}, "TVS C in (0,1): threshold log(1/C)/log((1+C)/C)", true, true});
+  v("tvs_q", c.tvs_q, range(0, 1e8, "TVS known model size q (0 = unknown)"));
+  v("stop", c.stop, one_of({"iterations", "rank-stable", "selected-stable", "truth"}, "stopping rule"));
+  v("stop_window", c.stop_window, range(0, 1e9, "K for the stability rules (0 = 50 / 100)"));
+}
+
+template <class V>
+void visit(MethodConfig& c, V& v) {
+  v("name", c.name, one_of({"bandit"}, "method"));
+}
+
+template <class V>
+void visit(RunConfig& c, V& v) {
+  v("seed", c.seed, range(0, kInf, "run seed"));
+  v("out", c.out, text("output directory"));
+  v("threads", c.threads, range(0, 4096, "threads (0 = all)"));
+  v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)"));
+  v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines"));
+}
+
+template <class V>
+void visit(LassoParams& c, V& v) {
+  v("lambda", c.lambda, range(0, kInf, "L1 penalty on standardised columns"));
+  v("cv_folds", c.cv_folds, range(0, 100, "k-fold CV over a lambda path (0 = fixed lambda)"));
+  v("n_lambdas", c.n_lambdas, range(2, 10000, "CV path length"));
+  v("lambda_min_ratio", c.lambda_min_ratio, above(0, 1, "smallest lambda / lambda_max on the path"));
+  v("one_se_rule", c.one_se_rule, text("CV: largest lambda within one SE of the minimum"));
+  v("max_iter", c.max_iter, range(1, 1e7, "coordinate-descent sweeps"));
+  v("tol", c.tol, above(0, 1, "convergence tolerance"));
+}
+
+template <class V>
+void visit(RandomForestParams& c, V& v) {
+  v("n_estimators", c.n_estimators, range(1, 1e6, "trees"));
+  v("max_depth", c.max_depth, range(0, 1000, "maximum depth (0 = unlimited)"));
+  v("max_features", c.max_features, above(0, 1, "fraction of columns tried per split"));
+  v("min_samples_split", c.min_samples_split, range(2, 1e9, "rows needed to split a node"));
+  v("min_samples_leaf", c.min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
+  v("bootstrap", c.bootstrap, text("bootstrap rows for each tree"));
+}
+
+template <class V>
+void visit(GbmParams& c, V& v) {
+  v("learning_rate", c.learning_rate, above(0, 1, "shrinkage eta"));
+  v("n_estimators", c.n_estimators, range(1, 1e6, "boosting rounds"));
+  v("max_leaves", c.max_leaves, range(0, 1e6, "leaves per tree (0 = unlimited, depthwise)"));
+  v("max_depth", c.max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
+  v("min_child_weight", c.min_child_weight, range(0, kInf, "minimum hessian per leaf"));
+  v("lambda", c.lambda, range(0, kInf, "L2 penalty on leaf weights"));
+  v("colsample", c.colsample, above(0, 1, "column subsample per tree"));
+  v("subsample", c.subsample, above(0, 1, "row subsample per tree"));
+  v("max_bin", c.max_bin, range(2, 65536, "histogram bins"));
+  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+  v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+}
+
+template <class V>
+void visit(MlpParams& c, V& v) {
+  v("hidden", c.hidden, text("hidden layer sizes"));
+  v("learning_rate", c.learning_rate, above(0, 10, "Adam step size"));
+  v("l2", c.l2, range(0, kInf, "weight decay"));
+  v("batch_size", c.batch_size, range(1, 1e9, "minibatch rows"));
+  v("max_epochs", c.max_epochs, range(1, 1e7, "epochs"));
+  v("adaptive", c.adaptive, text("divide the step by 5 when validation stalls"));
+  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+  v("patience", c.patience, range(1, 1e6, "epochs without improvement before stopping"));
+  v("tol", c.tol, range(0, kInf, "minimum validation improvement"));
+}
+
+/// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
+template <class V>
+void visit_estimator_params(EstimatorConfig& c, V& v) {
+  if (c.name == "lasso") visit(c.lasso, v);
+  else if (c.name == "random_forest") visit(c.random_forest, v);
+  else if (c.name == "gbm") visit(c.gbm, v);
+  else if (c.name == "mlp") visit(c.mlp, v);
+}
+const std::vector<std::string> kEstimators = {"lasso", "random_forest", "gbm", "mlp"};
+
+// ---- reading ---------------------------------------------------------------------------------------------------
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + ("\"" + item + "\"");
+  return out;
+}
+
+std::string show(const toml::node& node) {
+  std::ostringstream out;
+  if (node.is_string()) out << '"' << *node.value<std::string>() << '"';
+  else if (node.is_table()) out << "a table";
+  else if (node.is_array()) out << "an array";
+  else node.visit([&](auto&& value) {
+    if constexpr (toml::is_value<decltype(value)>) out << value;
+  });
+  return out.str();
+}
+
+/// Reads the keys of one TOML table into a section struct; every problem names "origin: section.key".
+class TableReader {
+ public:
+  TableReader(const toml::table* table, std::string origin, std::string section)
+      : table_(table), origin_(std::move(origin)), section_(std::move(section)) {}
+
+  template <class T>
+  void operator()(const char* key, T& value, const Spec& spec) {
+    known_.insert(key);
+    if (table_ == nullptr) return;
+    const toml::node* node = table_->get(key);
+    if (node == nullptr) return;
+    read(key, *node, value, spec);
+  }
+
+  /// Fails on any key of the table that no visit asked for.
+  void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}) const {
+    if (table_ == nullptr) return;
+    for (const auto& [key, node] : *table_) {
+      const std::string name(key.str());
+      if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
+        continue;
+      std::vector<std::string> known(known_.begin(), known_.end());
+      throw ConfigError(origin_ + ": unknown key '" + section_ + "." + name + "' (valid keys in [" + section_ +
+                        "]: " + join(known) + ")");
+    }
+  }
+
+ private:
+  std::string where(const char* key) const { return origin_ + ": " + section_ + "." + key; }
+
+  [[noreturn]] void wrong_type(const char* key, const toml::node& node, const char* expected) const {
+    throw ConfigError(where(key) + " = " + show(node) + ": expected " + expected);
+  }
+
+  void check_range(const char* key, double x, const Spec& spec) const {
+    const bool low = spec.min_exclusive ? !(x > spec.min) : !(x >= spec.min);
+    const bool high = spec.max_exclusive ? !(x < spec.max) : !(x <= spec.max);
+    if (low || high || std::isnan(x)) {
+      std::ostringstream msg;
+      msg << where(key) << " = " << x << " is out of range: must be in " << (spec.min_exclusive ? "(" : "[")
+          << spec.min << ", " << spec.max << (spec.max_exclusive ? ")" : "]");
+      throw ConfigError(msg.str());
+    }
+  }
+
+  void read(const char* key, const toml::node& node, std::string& value, const Spec& spec) {
+    auto s = node.value<std::string>();
+    if (!node.is_string() || !s) wrong_type(key, node, "a string");
+    if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), *s) == spec.choices.end())
+      throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(spec.choices));
+    value = *s;
+  }
+  void read(const char* key, const toml::node& node, bool& value, const Spec&) {
+    if (!node.is_boolean()) wrong_type(key, node, "true or false");
+    value = *node.value<bool>();
+  }
+  void read(const char* key, const toml::node& node, double& value, const Spec& spec) {
+    if (!node.is_number()) wrong_type(key, node, "a number");
+    value = *node.value<double>();
+    check_range(key, value, spec);
+  }
+  template <class Int>
+    requires std::is_integral_v<Int>
+  void read(const char* key, const toml::node& node, Int& value, const Spec& spec) {
+    if (!node.is_integer()) wrong_type(key, node, "an integer");
+    const std::int64_t x = *node.value<std::int64_t>();
+    check_range(key, static_cast<double>(x), spec);
+    value = static_cast<Int>(x);
+  }
+  void read(const char* key, const toml::node& node, std::vector<std::string>& value, const Spec&) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) wrong_type(key, node, "an array of strings");
+    value.clear();
+    for (const auto& item : *array) {
+      if (!item.is_string()) wrong_type(key, node, "an array of strings");
+      value.push_back(*item.value<std::string>());
+    }
+  }
+  void read(const char* key, const toml::node& node, std::vector<int>& value, const Spec&) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) wrong_type(key, node, "an array of positive integers");
+    value.clear();
+    for (const auto& item : *array) {
+      if (!item.is_integer() || *item.value<std::int64_t>() < 1 || *item.value<std::int64_t>() > 1000000)
+        wrong_type(key, node, "an array of positive integers");
+      value.push_back(static_cast<int>(*item.value<std::int64_t>()));
+    }
+  }
+  void read(const char* key, const toml::node& node, std::vector<std::vector<std::string>>& value, const Spec&) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) wrong_type(key, node, "an array of arrays of feature names");
+    value.clear();
+    for (const auto& group : *array) {
+      const toml::array* names = group.as_array();
+      if (names == nullptr || names->empty()) wrong_type(key, node, "an array of non-empty arrays of feature names");
+      std::vector<std::string> out;
+      for (const auto& item : *names) {
+        if (!item.is_string()) wrong_type(key, node, "an array of arrays of feature names");
+        out.push_back(*item.value<std::string>());
+      }
+      value.push_back(std::move(out));
+    }
+  }
+
+  const toml::table* table_;
+  std::string origin_;
+  std::string section_;
+  std::set<std::string> known_;
+};
+
+template <class Section>
+void read_section(const toml::table& root, const char* name, const std::string& origin, Section& section) {
+  const toml::node* node = root.get(name);
+  if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [" + name + "] must be a table");
+  TableReader reader(node ? node->as_table() : nullptr, origin, name);
+  visit(section, reader);
+  reader.reject_unknown_keys();
+}
+
+void read_estimator(const toml::table& root, const std::string& origin, EstimatorConfig& config) {
+  const toml::node* node = root.get("estimator");
+  if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [estimator] must be a table");
+  const toml::table* table = node ? node->as_table() : nullptr;
+  TableReader name_reader(table, origin, "estimator");
+  name_reader("name", config.name, one_of(kEstimators, "base estimator"));
+  TableReader reader(table, origin, "estimator");
+  visit_estimator_params(config, reader);
+  reader.reject_unknown_keys({"name"});
+}
+
+/// Applies "section.key=value" to the parsed table before the schema reads it.
+void apply_override(toml::table& root, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  const auto dot = assignment.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+    throw ConfigError("--set '" + assignment + "': expected section.key=value");
+  const std::string section = assignment.substr(0, dot);
+  const std::string key = assignment.substr(dot + 1, eq - dot - 1);
+  const std::string raw = assignment.substr(eq + 1);
+  toml::table parsed;
+  try {
+    parsed = toml::parse("v = " + raw);
+  } catch (const toml::parse_error&) {
+    parsed = toml::table{{"v", raw}};  // a bare word: take it as a string
+  }
+  if (!root.contains(section)) root.insert(section, toml::table{});
+  toml::table* table = root[section].as_table();
+  if (table == nullptr) throw ConfigError("--set '" + assignment + "': [" + section + "] is not a table");
+  table->insert_or_assign(key, *parsed.get("v"));
+}
+
+// ---- dumping ---------------------------------------------------------------------------------------------------
+
+class TableWriter {
+ public:
+  explicit TableWriter(toml::table& table) : table_(table) {}
+  template <class T>
+  void operator()(const char* key, T& value, const Spec&) {
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
+      table_.insert_or_assign(key, value);
+    } else if constexpr (std::is_integral_v<T>) {
+      table_.insert_or_assign(key, static_cast<std::int64_t>(value));
+    } else if constexpr (std::is_same_v<T, std::vector<std::vector<std::string>>>) {
+      toml::array outer;
+      for (const auto& group : value) {
+        toml::array inner;
+        for (const auto& item : group) inner.push_back(item);
+        outer.push_back(std::move(inner));
+      }
+      table_.insert_or_assign(key, std::move(outer));
+    } else {
+      toml::array array;
+      for (const auto& item : value) {
+        if constexpr (std::is_integral_v<std::decay_t<decltype(item)>>) array.push_back(static_cast<std::int64_t>(item));
+        else array.push_back(item);
+      }
+      table_.insert_or_assign(key, std::move(array));
+    }
+  }
+
+ private:
+  toml::table& table_;
+};
+
+class KeyDescriber {
+ public:
+  KeyDescriber(std::ostringstream& out, std::string section) : out_(out), section_(std::move(section)) {}
+  template <class T>
+  void operator()(const char* key, T&, const Spec& spec) {
+    out_ << "  " << section_ << "." << key;
+    if (!spec.choices.empty()) out_ << "  (" << join(spec.choices) << ")";
+    else if (spec.min > -kInf || spec.max < kInf)
+      out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
+           << (spec.max_exclusive ? ")" : "]");
+    out_ << "  " << spec.description << "\n";
+  }
+
+ private:
+  std::ostringstream& out_;
+  std::string section_;
+};
+
+}  // namespace
+
+JobConfig parse_job(const std::string& toml_text, const std::string& origin, const std::vector<std::string>& overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, origin);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream msg;
+    msg << origin << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+    throw ConfigError(msg.str());
+  }
+  for (const auto& assignment : overrides) apply_override(root, assignment);
+
+  static const std::vector<std::string> sections = {"data", "estimator", "reward", "bandit", "method", "run"};
+  for (const auto& [key, node] : root) {
+    if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
+      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) + "' (sections: " +
+                        join(sections) + ")");
+  }
+  JobConfig job;
+  read_section(root, "data", origin, job.data);
+  read_estimator(root, origin, job.estimator);
+  read_section(root, "reward", origin, job.reward);
+  read_section(root, "bandit", origin, job.bandit);
+  read_section(root, "method", origin, job.method);
+  read_section(root, "run", origin, job.run);
+  validate(job);
+  return job;
+}
+
+JobConfig load_job(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot read job file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_job(text.str(), path, overrides);
+}
+
+void validate(const JobConfig& job) {
+  if (job.reward.rule == "lasso-nonzero" && job.estimator.name != "lasso")
+    throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
+                      job.estimator.name + "\")");
+  if (job.data.source != "simulate" && job.data.path.empty())
+    throw ConfigError("data.path is required when data.source = \"" + job.data.source + "\"");
+  if (job.data.source == "csv" && job.data.target.empty())
+    throw ConfigError("data.target is required when data.source = \"csv\"");
+  if (job.bandit.mode == "offline" && job.data.source == "simulate" && job.data.periods != 1)
+    throw ConfigError("data.periods = " + std::to_string(job.data.periods) +
+                      " needs bandit.mode = \"online\" (offline runs use one data set)");
+  if (job.bandit.tvs_q > 0 && job.bandit.policy != "tvs")
+    throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
+}
+
+std::string dump_job(const JobConfig& job_in) {
+  JobConfig job = job_in;
+  toml::table root;
+  auto section = [&](const char* name, auto& config) {
+    toml::table table;
+    TableWriter writer(table);
+    visit(config, writer);
+    root.insert_or_assign(name, std::move(table));
+  };
+  section("data", job.data);
+  {
+    toml::table table;
+    table.insert_or_assign("name", job.estimator.name);
+    TableWriter writer(table);
+    visit_estimator_params(job.estimator, writer);
+    root.insert_or_assign("estimator", std::move(table));
+  }
+  section("reward", job.reward);
+  section("bandit", job.bandit);
+  section("method", job.method);
+  section("run", job.run);
+  std::ostringstream out;
+  out << root;
+  return out.str() + "\n";
+}
+
+std::string describe_keys() {
+  std::ostringstream out;
+  JobConfig job;
+  auto section = [&](const char* name, auto& config) {
+    out << "[" << name << "]\n";
+    KeyDescriber describer(out, name);
+    visit(config, describer);
+  };
+  section("data", job.data);
+  for (const auto& name : kEstimators) {
+    out << "[estimator] name = \"" << name << "\"\n";
+    job.estimator.name = name;
+    KeyDescriber describer(out, "estimator");
+    visit_estimator_params(job.estimator, describer);
+  }
+  section("reward", job.reward);
+  section("bandit", job.bandit);
+  section("method", job.method);
+  section("run", job.run);
+  return out.str();
+}
+
+}  // namespace bfs

@@ -1,1 +1,44 @@
-// placeholder: being written
+// The [data] section → a DataSource (DESIGN §5): simulated batches, an HDF5 file (read a period at a time), or a
+// CSV loaded into memory. The data seed (simulation and noise features) is data.seed, or run.seed when it is 0.
+#include "engine/data_sources.hpp"
+
+#include "core/error.hpp"
+#include "data/csv_reader.hpp"
+#include "simulate/dgp.hpp"
+
+namespace bfs {
+
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
+  const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
+  if (config.noise_features < 0) {
+    throw ConfigError(detail::concat("data.noise_features = ", config.noise_features, " must be >= 0"));
+  }
+  if (!config.features.empty() && config.source != "csv") {
+    throw ConfigError(detail::concat("data.features selects CSV columns and needs data.source = \"csv\", not \"",
+                                     config.source, "\""));
+  }
+  if (config.source == "simulate") {
+    SimulateSpec spec;
+    spec.dgp = config.dgp;
+    spec.n = config.n;
+    spec.p = config.p;
+    spec.seed = seed;
+    return make_simulated_source(spec, config.periods, online, config.noise_features);
+  }
+  if (config.source == "hdf5") {
+    if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"hdf5\"");
+    return make_hdf5_source(config.path, online, config.noise_features, seed);
+  }
+  if (config.source == "csv") {
+    if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"csv\"");
+    if (config.target.empty()) {
+      throw ConfigError("data.target (the name of the target column) is required when data.source = \"csv\"");
+    }
+    return make_memory_source(read_csv(config.path, config.target, config.features), online, config.noise_features,
+                              seed);
+  }
+  throw ConfigError(
+      detail::concat("data.source = \"", config.source, "\" is not one of: simulate, hdf5, csv"));
+}
+
+}  // namespace bfs

@@ -60,6 +60,10 @@ class Model {
   virtual std::string serialize() const = 0;
   virtual Index num_features() const = 0;
 
+  /// True when predict() may be called from several threads at once on this model (importance then runs
+  /// features in parallel); false keeps the calls serial (e.g. XGBoost boosters).
+  virtual bool supports_concurrent_predict() const { return false; }
+
   virtual const LinearStructure* linear() const { return nullptr; }
   virtual const TreeEnsemble* trees() const { return nullptr; }
   virtual const FirstLayer* first_layer() const { return nullptr; }

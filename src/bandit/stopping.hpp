@@ -1,0 +1,45 @@
+#pragma once
+// Stopping rules (DESIGN §4; paper 000 §3.2 step 5, paper 003 §6.2):
+//  - iterations:      run the scheduled number of iterations.
+//  - rank-stable:     the features with mean > 0.5, ordered by mean, identical for K consecutive iterations
+//                     (default K = 50, the reference implementation's rule).
+//  - selected-stable: the median probability model {k : mean ≥ 0.5} unchanged for K iterations (default 100,
+//                     paper 003).
+//  - truth:           every true feature ≥ 0.5 and every other feature < 0.5 (paper 000 §4.2's convergence).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bandit/beta_posterior.hpp"
+
+namespace bfs {
+
+/// {k : mean_k ≥ 0.5}, ascending — the median probability model (paper 000 §3.2, third point).
+FeatureSet selected_set(const std::vector<double>& means);
+/// {k : mean_k > 0.5} ordered by decreasing mean (ties by id).
+FeatureSet ranked_set(const std::vector<double>& means);
+/// True when every feature in `truth` has mean ≥ 0.5 and every other feature < 0.5.
+bool separates(const std::vector<double>& means, const FeatureSet& truth);
+
+class StoppingRule {
+ public:
+  /// name: iterations | rank-stable | selected-stable | truth; window 0 = the rule's default.
+  StoppingRule(std::string name, int window, FeatureSet truth, bool has_truth);
+  /// Feeds the posterior means after an iteration; true when the run should stop now.
+  bool observe(const std::vector<double>& means);
+  const std::string& name() const { return name_; }
+  int window() const { return window_; }
+  /// Why it stopped, for run.json.
+  std::string reason() const;
+
+  /// Serializable state (for checkpoints): the last key and how many iterations it has held.
+  FeatureSet last_key;
+  int stable_count = 0;
+
+ private:
+  std::string name_;
+  int window_;
+  FeatureSet truth_;
+};
+
+}  // namespace bfs

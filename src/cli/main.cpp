@@ -1,0 +1,147 @@
+// banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
+// Every failure ends here as one clear line on stderr and a non-zero exit.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <spdlog/spdlog.h>
+#include <thread>
+
+#include "cli/progress.hpp"
+#include "config/schema.hpp"
+#include "core/error.hpp"
+#include "data/hdf5_io.hpp"
+#include "engine/local_runner.hpp"
+#include "output/result_io.hpp"
+#include "simulate/dgp.hpp"
+
+#ifndef BANDITFS_VERSION
+#define BANDITFS_VERSION "0.0.0"
+#endif
+
+namespace fs = std::filesystem;
+using namespace bfs;
+
+namespace {
+
+struct RunArgs {
+  std::string job_path;
+  std::vector<std::string> overrides;
+  std::string out;
+  bool quiet = false;
+};
+
+int command_run(const RunArgs& args) {
+  std::vector<std::string> overrides = args.overrides;
+  if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
+  const JobConfig job = load_job(args.job_path, overrides);
+  const std::string job_text = dump_job(job);
+
+  const fs::path out_dir(job.run.out);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw InputError("run.out: cannot create output directory '" + out_dir.string() + "': " + ec.message());
+
+  Context context;
+  context.seed = job.run.seed;
+  context.threads = job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  context.log = make_logger("banditfs", (out_dir / "banditfs.log").string());
+  context.log->info("banditfs {} run {} -> {}", BANDITFS_VERSION, args.job_path, out_dir.string());
+  context.log->info("method {} policy {} estimator {} reward {} (nu = {}) seed {} threads {}", job.method.name,
+                    job.bandit.policy, job.estimator.name, job.reward.rule, job.reward.threshold, job.run.seed,
+                    context.threads);
+
+  ProgressPrinter progress(args.quiet ? 1e12 : job.run.progress_seconds);
+  RunResult result = run_local(job, job_text, context, [&](const RoundReport& r) { progress(r); });
+  progress.finish();
+  result.version = BANDITFS_VERSION;
+
+  write_result_h5(result, (out_dir / "result.h5").string());
+  write_summary_csv(result, (out_dir / "summary.csv").string());
+  write_run_json(result, (out_dir / "run.json").string());
+
+  context.log->info("{} iterations in {:.1f}s (fit {:.1f}s, importance {:.1f}s); stop: {}", result.iterations,
+                    result.timings.wall_seconds, result.timings.fit_seconds, result.timings.importance_seconds,
+                    result.stop_reason);
+  print_inspection(result, std::cout, 10);
+  std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
+            << "\nplot:    /usr/bin/python3 scripts/plot_trajectories.py " << (out_dir / "result.h5").string() << " "
+            << (out_dir / "trajectories.png").string() << "\n";
+  return 0;
+}
+
+struct SimulateArgs {
+  std::string dgp;
+  std::int64_t n = 300;
+  std::int64_t p = 1000;
+  std::uint64_t seed = 1;
+  int periods = 1;
+  std::string out;
+};
+
+int command_simulate(const SimulateArgs& args) {
+  SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
+  const Dataset data = args.periods > 1 ? simulate_periods(spec, args.periods) : simulate(spec, 0);
+  write_hdf5(data, args.out);
+  std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features ("
+            << args.dgp << ", seed " << args.seed << ", " << data.num_periods() << " period(s), truth x1..x5)\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
+  app.set_version_flag("--version", BANDITFS_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  auto* run = app.add_subcommand("run", "run a job file; writes result.h5, summary.csv, run.json and a log");
+  run->add_option("job", run_args.job_path, "job file (TOML)")->required();
+  run->add_option("--set", run_args.overrides, "override a key: section.key=value (repeatable)");
+  run->add_option("--out", run_args.out, "output directory (overrides run.out)");
+  run->add_flag("--quiet", run_args.quiet, "no progress lines");
+
+  SimulateArgs sim_args;
+  auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
+  sim->add_option("dgp", sim_args.dgp, "friedman1 | friedman3 | liang | linear")->required();
+  sim->add_option("--n", sim_args.n, "rows (per period)");
+  sim->add_option("--p", sim_args.p, "features");
+  sim->add_option("--seed", sim_args.seed, "seed");
+  sim->add_option("--periods", sim_args.periods, "fresh batches written as periods")->check(CLI::PositiveNumber);
+  sim->add_option("--out", sim_args.out, "output HDF5 file")->required();
+
+  std::string inspect_path;
+  int inspect_top = 25;
+  auto* inspect = app.add_subcommand("inspect", "print a result's facts and top features");
+  inspect->add_option("result", inspect_path, "result.h5")->required();
+  inspect->add_option("--top", inspect_top, "number of features to list");
+
+  auto* keys = app.add_subcommand("keys", "list every job-file key with its bounds and meaning");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  try {
+    if (*run) return command_run(run_args);
+    if (*sim) return command_simulate(sim_args);
+    if (*inspect) {
+      print_inspection(read_result_h5(inspect_path), std::cout, inspect_top);
+      return 0;
+    }
+    if (*keys) {
+      std::cout << describe_keys();
+      return 0;
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "banditfs: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "banditfs: unexpected error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

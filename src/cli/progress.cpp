@@ -1,0 +1,29 @@
+#include "cli/progress.hpp"
+
+#include <unistd.h>
+
+namespace bfs {
+
+ProgressPrinter::ProgressPrinter(double min_seconds)
+    : min_seconds_(min_seconds), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
+
+void ProgressPrinter::operator()(const RoundReport& report) {
+  const auto now = Clock::now();
+  const bool last_round = report.round == report.total_rounds;
+  if (!last_round && std::chrono::duration<double>(now - last_).count() < min_seconds_) return;
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0 ? report.round / elapsed : 0.0;
+  const double eta = rate > 0 ? (report.total_rounds - report.round) / rate : 0.0;
+  std::fprintf(stderr, "%siteration %d/%d (%.0f%%)  %.2f it/s  ETA %.0fs  period %d  |S| %zu  R2 %.3f  selected %zu%s",
+               tty_ ? "\r" : "", report.round, report.total_rounds, 100.0 * report.round / report.total_rounds, rate,
+               eta, report.period, report.arm_size, report.r2_test, report.selected, tty_ ? "\033[K" : "\n");
+  std::fflush(stderr);
+  printed_ = true;
+}
+
+void ProgressPrinter::finish() {
+  if (tty_ && printed_) std::fprintf(stderr, "\n");
+}
+
+}  // namespace bfs

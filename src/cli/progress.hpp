@@ -1,0 +1,27 @@
+#pragma once
+// Progress lines (DESIGN §7): iteration, rate, ETA, selected count, to stderr at a bounded rate. A terminal gets
+// one live line rewritten in place; a batch log (not a TTY) gets plain lines.
+#include <chrono>
+#include <cstdio>
+
+#include "engine/local_runner.hpp"
+
+namespace bfs {
+
+class ProgressPrinter {
+ public:
+  explicit ProgressPrinter(double min_seconds);
+  void operator()(const RoundReport& report);
+  /// Ends the live line on a terminal.
+  void finish();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double min_seconds_;
+  bool tty_;
+  bool printed_ = false;
+  Clock::time_point start_;
+  Clock::time_point last_;
+};
+
+}  // namespace bfs

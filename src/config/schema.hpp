@@ -1,0 +1,25 @@
+#pragma once
+// The job-file schema (DESIGN §6): every key of every section, declared once with its bounds and description.
+// The same declarations drive TOML parsing (unknown key / wrong type / out of range ⇒ ConfigError naming the key),
+// --set overrides, and the canonical dump stored in result.h5 and hashed for checkpoints.
+#include <string>
+#include <vector>
+
+#include "config/job_config.hpp"
+
+namespace bfs {
+
+/// Parses a job from TOML text. `origin` names the file in errors. Overrides are "section.key=value" strings
+/// applied before validation (the value is parsed as a TOML value, or taken as a string if that fails).
+JobConfig parse_job(const std::string& toml_text, const std::string& origin,
+                    const std::vector<std::string>& overrides = {});
+/// Reads and parses a job file (ConfigError naming the file when it cannot be read).
+JobConfig load_job(const std::string& path, const std::vector<std::string>& overrides = {});
+/// Cross-field checks (e.g. lasso-nonzero needs the lasso estimator); ConfigError naming the keys.
+void validate(const JobConfig& job);
+/// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
+std::string dump_job(const JobConfig& job);
+/// One line per key: "section.key  (type, default, bounds)  description" — for `banditfs run --help-keys`.
+std::string describe_keys();
+
+}  // namespace bfs

@@ -1,0 +1,53 @@
+#pragma once
+// The coordinator's side of the round protocol (DESIGN §3) as a pure object: the posterior, the policy and the
+// stopping rule, plus the trajectory so far. A round draws G = arms_per_round super-arms from the same posterior
+// (slots 0..G−1), all are evaluated, then every reward is applied in slot order and one trajectory row recorded.
+// The local runner and (later) the MPI coordinator drive the same object, which is what makes them agree bit for bit.
+#include <cstdint>
+#include <vector>
+
+#include "bandit/beta_posterior.hpp"
+#include "bandit/policy.hpp"
+#include "bandit/stopping.hpp"
+#include "config/job_config.hpp"
+#include "output/run_result.hpp"
+
+namespace bfs {
+
+class CoordinatorState {
+ public:
+  CoordinatorState(Index p, const BanditConfig& bandit, std::uint64_t seed, FeatureSet truth, bool has_truth);
+
+  /// The G super-arms of `round` (1-based).
+  std::vector<ArmDraw> draw_round(std::int32_t round) const;
+  /// Applies one evaluated arm's rewards (call in slot order).
+  void apply(const FeatureSet& arm, const std::vector<std::uint8_t>& rewards, const EvaluationRecord& record);
+  /// Closes the round: records the trajectory row, updates truth separation; true when the stopping rule fires.
+  bool end_round(std::int32_t round, std::int32_t period);
+
+  const BetaPosterior& posterior() const { return posterior_; }
+  const StoppingRule& stopping() const { return stopping_; }
+  std::int32_t rounds_done() const { return rounds_done_; }
+  /// Moves the accumulated trajectory and records into `result` (posterior, selected set, truth metrics).
+  void fill_result(RunResult& result) const;
+
+ private:
+  BetaPosterior posterior_;
+  Policy policy_;
+  StoppingRule stopping_;
+  std::uint64_t seed_;
+  int arms_per_round_;
+  bool unplayed_as_failures_;
+  FeatureSet truth_;
+  bool has_truth_;
+  std::int32_t rounds_done_ = 0;
+  std::int32_t separation_round_ = -1;
+  std::vector<float> trajectory_;
+  std::vector<std::int32_t> round_period_;
+  std::vector<EvaluationRecord> records_;
+};
+
+/// FDP, power and Hamming distance of `selected` against `truth` (paper 003 §6).
+TruthMetrics truth_metrics(const FeatureSet& selected, const FeatureSet& truth);
+
+}  // namespace bfs

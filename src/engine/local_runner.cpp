@@ -1,0 +1,109 @@
+#include "engine/local_runner.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "engine/arm_evaluation.hpp"
+#include "engine/coordinator_state.hpp"
+#include "engine/data_sources.hpp"
+#include "estimators/estimator.hpp"
+
+namespace bfs {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Rejects a period whose rows cannot be evaluated: too few rows, or a constant target (R² is undefined).
+void check_period(const Dataset& data, const BanditConfig& bandit, const std::string& what, bool needs_split) {
+  if (needs_split) check_splittable(data.rows(), bandit.test_fraction, what);
+  if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
+    throw InputError(what + ": the target y is constant (" + std::to_string(data.y[0]) +
+                     "), so R² and permutation importance are undefined");
+}
+
+}  // namespace
+
+RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context,
+                    const RoundCallback& on_round) {
+  const auto wall_start = Clock::now();
+  const bool online = job.bandit.mode == "online";
+  RunResult result;
+  result.policy = job.bandit.policy;
+  result.estimator = job.estimator.name;
+  result.job_text = job_text;
+  result.seed = context.seed;
+  result.threads = context.threads;
+
+  auto data_start = Clock::now();
+  auto source = make_data_source(job.data, context.seed, online);
+  result.timings.data_seconds += std::chrono::duration<double>(Clock::now() - data_start).count();
+  result.data_origin = source->describe();
+  result.feature_names = source->feature_names();
+  const Index p = source->num_features();
+  if (p == 0) throw InputError(source->describe() + ": p = 0 (no feature columns)");
+
+  const auto estimator = make_estimator(job.estimator);
+  const EvaluationSettings settings = make_evaluation_settings(job, result.feature_names, context.threads);
+  const bool needs_split = job.reward.rule != "lasso-nonzero";
+  CoordinatorState state(p, job.bandit, context.seed, source->truth(), source->has_truth());
+
+  const int periods = online ? source->num_periods() : 1;
+  const int passes = online ? job.bandit.passes : 1;
+  const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;
+  const std::int32_t total_rounds = passes * periods * per_period;
+
+  std::int32_t round = 0;
+  bool stop = false;
+  for (int pass = 0; pass < passes && !stop; ++pass) {
+    for (int period = 0; period < periods && !stop; ++period) {
+      data_start = Clock::now();
+      const Dataset data = source->load_period(period);
+      result.timings.data_seconds += std::chrono::duration<double>(Clock::now() - data_start).count();
+      const std::string what = online ? "period " + std::to_string(period) + " of " + source->describe()
+                                      : source->describe();
+      check_period(data, job.bandit, what, needs_split);
+
+      for (int it = 0; it < per_period && !stop; ++it) {
+        ++round;
+        auto policy_start = Clock::now();
+        const auto draws = state.draw_round(round);
+        result.timings.policy_seconds += std::chrono::duration<double>(Clock::now() - policy_start).count();
+        RoundReport report{round, total_rounds, period, 0, 0.0, 0};
+        for (std::size_t slot = 0; slot < draws.size(); ++slot) {
+          const ArmOutcome outcome =
+              evaluate_arm(data, draws[slot].arm, *estimator, settings, context.seed, static_cast<std::uint64_t>(round),
+                           static_cast<std::uint64_t>(slot));
+          result.timings.fit_seconds += outcome.fit_seconds;
+          result.timings.importance_seconds += outcome.importance_seconds;
+          result.timings.split_seconds += outcome.split_seconds;
+          EvaluationRecord record;
+          record.iteration = round;
+          record.slot = static_cast<std::int32_t>(slot);
+          record.period = period;
+          record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
+          record.r2_test = outcome.r2_test;
+          for (auto r : outcome.rewards) record.rewards += r;
+          policy_start = Clock::now();
+          state.apply(outcome.arm, outcome.rewards, record);
+          result.timings.policy_seconds += std::chrono::duration<double>(Clock::now() - policy_start).count();
+          report.r2_test = outcome.r2_test;
+          report.arm_size = outcome.arm.size();
+        }
+        stop = state.end_round(round, period);
+        if (on_round) {
+          report.selected = selected_set(state.posterior().means()).size();
+          on_round(report);
+        }
+      }
+    }
+  }
+
+  state.fill_result(result);
+  result.stop_reason = stop ? state.stopping().reason() : "schedule complete (" + std::to_string(round) + " rounds)";
+  result.timings.wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace bfs

@@ -1,0 +1,46 @@
+#pragma once
+// Permutation importance, paper 000 Algorithm 3: π_k = (1/B) Σ_b [R²(y, M(D_out)) − R²(y, M(D_out with feature k
+// permuted))]. A group of columns (a bundle of correlated features) is permuted together with one row permutation.
+//
+// Permutations are drawn from the stream (seed, round, slot, Permutation, stream_id) of each group, B in a row, so
+// every path — this general one and the exact fast paths of a later issue — sees the same permutations and gives
+// the same numbers, whatever the thread count.
+#include <cstdint>
+#include <vector>
+
+#include "core/types.hpp"
+#include "estimators/estimator.hpp"
+
+namespace bfs {
+
+struct ImportanceRequest {
+  const Model* model = nullptr;
+  const Matrix* X_test = nullptr;  ///< test rows × the model's columns
+  const Vector* y_test = nullptr;
+  /// Column groups of X_test to permute; each group gets one score. Usually singletons {j}.
+  std::vector<std::vector<Index>> groups;
+  /// Stream id of each group (the global feature id of its first column), for the permutation streams.
+  std::vector<std::uint64_t> stream_ids;
+  int repeats = 10;
+  std::uint64_t seed = 0;
+  std::uint64_t round = 0;
+  std::uint64_t slot = 0;
+  int threads = 1;
+};
+
+struct ImportanceResult {
+  double baseline_r2 = 0.0;    ///< R² of the unpermuted test set
+  std::vector<double> scores;  ///< mean R² drop per group
+};
+
+/// The B permutations of the test rows for one group, in order.
+std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group);
+
+/// General path for any model: for each group the B permuted copies of the test set are stacked into one matrix
+/// and predicted in one call. Groups run in parallel when the model allows concurrent predictions.
+ImportanceResult permutation_importance(const ImportanceRequest& request);
+
+/// Singleton groups {0}, {1}, ..., {k−1}.
+std::vector<std::vector<Index>> singleton_groups(Index k);
+
+}  // namespace bfs

@@ -1,0 +1,117 @@
+#include <boost/test/unit_test.hpp>
+
+#include "config/schema.hpp"
+#include "core/error.hpp"
+
+using namespace bfs;
+
+namespace {
+/// The ConfigError message of parsing `text`, or "" when it parses.
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse_job(text, "job.toml", overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(an_empty_job_takes_the_defaults) {
+  const JobConfig job = parse_job("", "job.toml");
+  BOOST_TEST(job.bandit.policy == "ttts");
+  BOOST_TEST(job.reward.repeats == 10);
+  BOOST_TEST(job.estimator.random_forest.n_estimators == 100);
+}
+
+BOOST_AUTO_TEST_CASE(values_are_read_into_their_sections) {
+  const JobConfig job = parse_job(R"(
+[data]
+dgp = "friedman3"
+p = 500
+[estimator]
+name = "lasso"
+lambda = 0.05
+[reward]
+rule = "relative"
+threshold = 0.04
+[bandit]
+policy = "ts"
+iterations = 500
+stop = "truth"
+)", "job.toml");
+  BOOST_TEST(job.data.dgp == "friedman3");
+  BOOST_TEST(job.data.p == 500);
+  BOOST_TEST(job.estimator.name == "lasso");
+  BOOST_TEST(job.estimator.lasso.lambda == 0.05);
+  BOOST_TEST(job.reward.threshold == 0.04);
+  BOOST_TEST(job.bandit.iterations == 500);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_key_is_named) {
+  const auto message = error_of("[bandit]\niteratons = 5\n");
+  BOOST_TEST(contains(message, "bandit.iteratons"));
+  BOOST_TEST(contains(message, "unknown key"));
+  BOOST_TEST(contains(error_of("[banditt]\n"), "banditt"));
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_type_is_named) {
+  const auto message = error_of("[bandit]\niterations = \"many\"\n");
+  BOOST_TEST(contains(message, "bandit.iterations"));
+  BOOST_TEST(contains(message, "expected an integer"));
+  BOOST_TEST(contains(error_of("[bandit]\nbootstrap = 1\n"), "bandit.bootstrap"));
+}
+
+BOOST_AUTO_TEST_CASE(an_out_of_range_value_is_named) {
+  BOOST_TEST(contains(error_of("[reward]\nthreshold = 1.5\n"), "reward.threshold = 1.5 is out of range"));
+  BOOST_TEST(contains(error_of("[reward]\nthreshold = -0.1\n"), "reward.threshold"));
+  BOOST_TEST(contains(error_of("[bandit]\nmax_features = 0.0\n"), "bandit.max_features"));
+  BOOST_TEST(contains(error_of("[bandit]\ntvs_c = 1.0\n"), "bandit.tvs_c"));
+}
+
+BOOST_AUTO_TEST_CASE(unknown_estimator_and_policy_are_named) {
+  BOOST_TEST(contains(error_of("[estimator]\nname = \"svm\"\n"), "estimator.name = \"svm\""));
+  BOOST_TEST(contains(error_of("[bandit]\npolicy = \"ucb\"\n"), "bandit.policy = \"ucb\""));
+  BOOST_TEST(contains(error_of("[reward]\nrule = \"magic\"\n"), "reward.rule"));
+}
+
+BOOST_AUTO_TEST_CASE(only_the_chosen_estimators_keys_are_valid) {
+  const auto message = error_of("[estimator]\nname = \"lasso\"\nn_estimators = 10\n");
+  BOOST_TEST(contains(message, "estimator.n_estimators"));
+  BOOST_TEST(error_of("[estimator]\nname = \"gbm\"\nmax_leaves = 50\n").empty());
+}
+
+BOOST_AUTO_TEST_CASE(cross_field_rules_are_checked) {
+  BOOST_TEST(contains(error_of("[reward]\nrule = \"lasso-nonzero\"\n"), "lasso-nonzero"));
+  BOOST_TEST(contains(error_of("[data]\nsource = \"hdf5\"\n"), "data.path"));
+  BOOST_TEST(contains(error_of("[data]\nsource = \"csv\"\npath = \"x.csv\"\n"), "data.target"));
+}
+
+BOOST_AUTO_TEST_CASE(overrides_are_applied_and_checked) {
+  const JobConfig job = parse_job("[bandit]\niterations = 10\n", "job.toml",
+                                  {"bandit.iterations=50", "bandit.policy=ts", "run.out=/tmp/x"});
+  BOOST_TEST(job.bandit.iterations == 50);
+  BOOST_TEST(job.bandit.policy == "ts");
+  BOOST_TEST(job.run.out == "/tmp/x");
+  BOOST_TEST(contains(error_of("", {"bandit.iterations=-3"}), "bandit.iterations"));
+  BOOST_TEST(contains(error_of("", {"bandit.nope=3"}), "bandit.nope"));
+  BOOST_TEST(contains(error_of("", {"iterations=3"}), "section.key=value"));
+}
+
+BOOST_AUTO_TEST_CASE(the_canonical_dump_parses_back_to_the_same_job) {
+  const JobConfig job = parse_job("[estimator]\nname = \"mlp\"\nhidden = [16, 8]\n[reward]\ngroups = [[\"x1\", \"x2\"]]\n",
+                                  "job.toml", {"run.seed=42"});
+  const std::string text = dump_job(job);
+  const JobConfig again = parse_job(text, "dump");
+  BOOST_TEST(dump_job(again) == text);
+  BOOST_TEST(again.run.seed == 42u);
+  BOOST_TEST((again.estimator.mlp.hidden == std::vector<int>{16, 8}));
+  BOOST_TEST(again.reward.groups.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_syntax_error_names_the_line) {
+  BOOST_TEST(contains(error_of("[bandit\n"), "job.toml:1"));
+}
