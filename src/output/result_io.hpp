@@ -10,9 +10,11 @@ namespace bfs {
 
 /// result.h5: /alpha, /beta, /posterior_mean, /trajectory [iterations × p] (float32, chunked), /feature_names,
 /// /iteration_period, /evaluations/{iteration,slot,period,arm_size,r2_test,rewards}, /selected, /truth (if known),
-/// attributes: version, method, policy, estimator, job, seed, iterations, stop_reason, metrics.
+/// attributes: version, method, policy, estimator, data_origin, job, seed, ranks, threads, iterations, stop_reason,
+/// metrics (when known, with /truth) and timings. Datasets are byte-identical for identical results.
 void write_result_h5(const RunResult& result, const std::string& path);
-/// Reads everything write_result_h5 wrote back (timings come back zero).
+/// Reads everything write_result_h5 wrote back, timings included (from the root attributes). InputError naming the
+/// file for a missing file, a missing dataset or attribute, or inconsistent shapes.
 RunResult read_result_h5(const std::string& path);
 /// summary.csv: feature,name,mean,alpha,beta,selected,rank (rank 1 = highest mean; ties by feature id).
 void write_summary_csv(const RunResult& result, const std::string& path);

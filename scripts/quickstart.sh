@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Quick start: installs what is missing, builds Release, runs jobs/quickstart.toml (simulated Friedman #1, no
+# external data), prints the top features and where the result and the plot are.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/install-deps.sh
+bash scripts/build.sh -DBANDITFS_BUILD_TESTS=OFF
+./build/banditfs run jobs/quickstart.toml
+out=results/quickstart
+/usr/bin/python3 scripts/plot_trajectories.py "$out/result.h5" "$out/trajectories.png" \
+  --title "banditfs quick start: friedman1, p = 200, random forest, TTTS"
+echo "plot:    $out/trajectories.png"

@@ -1,0 +1,16 @@
+#pragma once
+// Atomic file writing shared by every output writer (DESIGN §5): the content goes to `path.tmp`, which is renamed
+// over `path` only once it is complete, so a crash or an error never leaves a half-written file under the final name.
+#include <functional>
+#include <string>
+
+namespace bfs::detail {
+
+/// Calls `write(tmp_path)` with tmp_path = path + ".tmp", then renames it to `path`. On any failure the tmp file is
+/// removed and bfs::Error naming `path` is thrown (the cause appended).
+void atomic_write(const std::string& path, const std::function<void(const std::string& tmp_path)>& write);
+
+/// atomic_write of a text file with the given content.
+void write_text_atomic(const std::string& path, const std::string& content);
+
+}  // namespace bfs::detail

@@ -1,0 +1,214 @@
+// result.h5 writer (DESIGN §5). Datasets hold only deterministic quantities and object time tracking is off, so
+// identical RunResults give byte-identical datasets (in practice the whole file is identical when the timings are);
+// run facts, metrics and timings are root attributes.
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "output/detail/atomic_write.hpp"
+#include "output/detail/h5_handle.hpp"
+#include "output/detail/h5_types.hpp"
+#include "output/result_io.hpp"
+
+namespace bfs {
+namespace {
+
+using detail::check;
+using detail::check_id;
+using detail::H5Handle;
+using detail::H5Types;
+
+/// Trajectory chunks stay at or below this many bytes (at least one row per chunk).
+constexpr std::size_t kTrajectoryChunkBytes = std::size_t{1} << 20;
+
+/// Dataset creation properties without time stamps (so the bytes do not depend on the wall clock).
+H5Handle untimed_dcpl() {
+  H5Handle dcpl = detail::h5_plist(check_id(H5Pcreate(H5P_DATASET_CREATE), "create dataset properties"));
+  check(H5Pset_obj_track_times(dcpl.get(), 0), "disable time tracking");
+  return dcpl;
+}
+
+template <class T>
+void write_1d(hid_t loc, const char* name, const std::vector<T>& data) {
+  const hsize_t dims[1] = {data.size()};
+  H5Handle space = detail::h5_space(check_id(H5Screate_simple(1, dims, nullptr), name));
+  H5Handle dcpl = untimed_dcpl();
+  H5Handle dset = detail::h5_dataset(
+      check_id(H5Dcreate2(loc, name, H5Types<T>::file(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               detail::concat("create dataset ", name)));
+  if (!data.empty()) {
+    check(H5Dwrite(dset.get(), H5Types<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+          detail::concat("write dataset ", name));
+  }
+}
+
+/// Fixed-length, NUL-padded UTF-8 strings: their raw bytes are deterministic (no heap addresses) and h5py reads
+/// them as bytes.
+void write_strings(hid_t loc, const char* name, const std::vector<std::string>& strings) {
+  std::size_t width = 1;
+  for (const auto& s : strings) width = std::max(width, s.size());
+  std::vector<char> buffer(strings.size() * width, '\0');
+  for (std::size_t i = 0; i < strings.size(); ++i)
+    std::memcpy(buffer.data() + i * width, strings[i].data(), strings[i].size());
+
+  H5Handle type = detail::h5_type(check_id(H5Tcopy(H5T_C_S1), "string type"));
+  check(H5Tset_size(type.get(), width), "string size");
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "string padding");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hsize_t dims[1] = {strings.size()};
+  H5Handle space = detail::h5_space(check_id(H5Screate_simple(1, dims, nullptr), name));
+  H5Handle dcpl = untimed_dcpl();
+  H5Handle dset =
+      detail::h5_dataset(check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                                  detail::concat("create dataset ", name)));
+  if (!strings.empty()) {
+    check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+          detail::concat("write dataset ", name));
+  }
+}
+
+/// /trajectory float32 [rows × p], chunked by whole rows (≤ ~1 MiB per chunk) and deflated when zlib is available.
+/// The first dimension is unlimited, so an empty [0 × p] trajectory is still a valid chunked dataset.
+void write_trajectory(hid_t loc, const std::vector<float>& trajectory, std::size_t p) {
+  if (p == 0 && !trajectory.empty()) throw Error("trajectory is not empty but there are no features");
+  if (p != 0 && trajectory.size() % p != 0) {
+    throw Error(detail::concat("trajectory has ", trajectory.size(), " values, not a multiple of p = ", p));
+  }
+  const hsize_t rows = p == 0 ? 0 : trajectory.size() / p;
+  const hsize_t dims[2] = {rows, p};
+  H5Handle dcpl = untimed_dcpl();
+  H5Handle space;
+  if (p == 0) {  // a chunk cannot have a zero extent: plain contiguous [rows × 0]
+    space = detail::h5_space(check_id(H5Screate_simple(2, dims, nullptr), "trajectory space"));
+  } else {
+    const hsize_t max_dims[2] = {H5S_UNLIMITED, p};
+    const hsize_t chunk_rows = std::max<hsize_t>(1, kTrajectoryChunkBytes / (sizeof(float) * p));
+    const hsize_t chunk[2] = {rows == 0 ? chunk_rows : std::min<hsize_t>(chunk_rows, rows), p};
+    space = detail::h5_space(check_id(H5Screate_simple(2, dims, max_dims), "trajectory space"));
+    check(H5Pset_chunk(dcpl.get(), 2, chunk), "trajectory chunking");
+    unsigned int filter_config = 0;
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Zget_filter_info(H5Z_FILTER_DEFLATE, &filter_config) >= 0 &&
+        (filter_config & H5Z_FILTER_CONFIG_ENCODE_ENABLED) != 0) {
+      check(H5Pset_shuffle(dcpl.get()), "trajectory shuffle filter");
+      check(H5Pset_deflate(dcpl.get(), 4), "trajectory deflate filter");
+    }
+  }
+  H5Handle dset = detail::h5_dataset(
+      check_id(H5Dcreate2(loc, "trajectory", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               "create dataset trajectory"));
+  if (!trajectory.empty()) {
+    check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, trajectory.data()),
+          "write dataset trajectory");
+  }
+}
+
+template <class T>
+void write_attr(hid_t loc, const char* name, T value) {
+  H5Handle space = detail::h5_space(check_id(H5Screate(H5S_SCALAR), name));
+  H5Handle attr =
+      detail::h5_attr(check_id(H5Acreate2(loc, name, H5Types<T>::file(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                               detail::concat("create attribute ", name)));
+  check(H5Awrite(attr.get(), H5Types<T>::mem(), &value), detail::concat("write attribute ", name));
+}
+
+/// Variable-length UTF-8 string attribute: h5py reads it as str, and the data lives in the global heap, so a long
+/// job text does not hit the 64 KiB object-header limit.
+void write_attr(hid_t loc, const char* name, const std::string& value) {
+  H5Handle type = detail::h5_type(check_id(H5Tcopy(H5T_C_S1), "string type"));
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  H5Handle space = detail::h5_space(check_id(H5Screate(H5S_SCALAR), name));
+  H5Handle attr = detail::h5_attr(check_id(H5Acreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                           detail::concat("create attribute ", name)));
+  const char* data = value.c_str();
+  check(H5Awrite(attr.get(), type.get(), &data), detail::concat("write attribute ", name));
+}
+
+void write_file(const RunResult& r, const std::string& tmp) {
+  const std::size_t p = r.feature_names.size();
+  if (r.alpha.size() != p || r.beta.size() != p) {
+    throw Error(detail::concat("alpha/beta have ", r.alpha.size(), "/", r.beta.size(), " entries but there are ", p,
+                               " feature names"));
+  }
+  H5Handle fcpl = detail::h5_plist(check_id(H5Pcreate(H5P_FILE_CREATE), "file properties"));
+  check(H5Pset_obj_track_times(fcpl.get(), 0), "disable time tracking");
+  H5Handle file = detail::h5_file(
+      check_id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), detail::concat("create ", tmp)));
+  const hid_t root = file.get();
+
+  std::vector<double> mean(p);
+  for (std::size_t k = 0; k < p; ++k) mean[k] = r.posterior_mean(static_cast<FeatureId>(k));
+  write_1d(root, "alpha", r.alpha);
+  write_1d(root, "beta", r.beta);
+  write_1d(root, "posterior_mean", mean);
+  write_trajectory(root, r.trajectory, p);
+  write_strings(root, "feature_names", r.feature_names);
+  write_1d(root, "iteration_period", r.iteration_period);
+  write_1d(root, "selected", r.selected);
+  if (r.metrics.known) write_1d(root, "truth", r.truth);
+
+  {
+    H5Handle gcpl = detail::h5_plist(check_id(H5Pcreate(H5P_GROUP_CREATE), "group properties"));
+    check(H5Pset_obj_track_times(gcpl.get(), 0), "disable time tracking");
+    H5Handle group = detail::h5_group(
+        check_id(H5Gcreate2(root, "evaluations", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), "create group evaluations"));
+    const std::size_t n = r.evaluations.size();
+    std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n);
+    std::vector<double> r2_test(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const EvaluationRecord& e = r.evaluations[i];
+      iteration[i] = e.iteration;
+      slot[i] = e.slot;
+      period[i] = e.period;
+      arm_size[i] = e.arm_size;
+      rewards[i] = e.rewards;
+      r2_test[i] = e.r2_test;
+    }
+    write_1d(group.get(), "iteration", iteration);
+    write_1d(group.get(), "slot", slot);
+    write_1d(group.get(), "period", period);
+    write_1d(group.get(), "arm_size", arm_size);
+    write_1d(group.get(), "rewards", rewards);
+    write_1d(group.get(), "r2_test", r2_test);
+  }
+
+  write_attr(root, "version", r.version);
+  write_attr(root, "method", r.method);
+  write_attr(root, "policy", r.policy);
+  write_attr(root, "estimator", r.estimator);
+  write_attr(root, "data_origin", r.data_origin);
+  write_attr(root, "job", r.job_text);
+  write_attr(root, "seed", r.seed);
+  write_attr(root, "ranks", std::int32_t{r.ranks});
+  write_attr(root, "threads", std::int32_t{r.threads});
+  write_attr(root, "iterations", r.iterations);
+  write_attr(root, "stop_reason", r.stop_reason);
+  if (r.metrics.known) {
+    write_attr(root, "fdp", r.metrics.fdp);
+    write_attr(root, "power", r.metrics.power);
+    write_attr(root, "hamming", r.metrics.hamming);
+    write_attr(root, "separation_iteration", r.metrics.separation_iteration);
+  }
+  write_attr(root, "wall_seconds", r.timings.wall_seconds);
+  write_attr(root, "fit_seconds", r.timings.fit_seconds);
+  write_attr(root, "importance_seconds", r.timings.importance_seconds);
+  write_attr(root, "split_seconds", r.timings.split_seconds);
+  write_attr(root, "data_seconds", r.timings.data_seconds);
+  write_attr(root, "policy_seconds", r.timings.policy_seconds);
+
+  check(file.close(), detail::concat("close ", tmp));
+}
+
+}  // namespace
+
+void write_result_h5(const RunResult& result, const std::string& path) {
+  detail::silence_hdf5_errors();
+  detail::atomic_write(path, [&](const std::string& tmp) { write_file(result, tmp); });
+}
+
+}  // namespace bfs

@@ -1,0 +1,48 @@
+# Shared helpers of the e2e scripts: a temp dir removed on exit, and assertions that count passes and failures.
+set -uo pipefail
+BANDITFS="$1"
+ROOT="$2"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+ok() { PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*" >&2; FAILED=$((FAILED + 1)); }
+# A tiny job; extra TOML lines can be appended by the caller.
+tiny_job() {
+  cat <<TOML
+[data]
+source = "simulate"
+dgp = "friedman1"
+n = 120
+p = 20
+[estimator]
+name = "random_forest"
+n_estimators = 20
+max_depth = 5
+[bandit]
+iterations = 8
+[run]
+seed = 3
+TOML
+}
+# expect_error NAME "message fragment" -- command...: the command must exit non-zero, print the fragment on
+# stderr as one "banditfs: error:" line, and leave no result.h5 in $WORK/out-NAME.
+expect_error() {
+  local name="$1" fragment="$2"
+  shift 3
+  local err
+  err=$("$@" 2>&1 >/dev/null)
+  local code=$?
+  if [ $code -eq 0 ]; then fail "$name: exit code 0"; return; fi
+  if ! grep -q "banditfs: error:" <<<"$err"; then fail "$name: no 'banditfs: error:' line in: $err"; return; fi
+  if ! grep -qF -- "$fragment" <<<"$err"; then fail "$name: expected '$fragment' in: $err"; return; fi
+  if [ -e "$WORK/out-$name/result.h5" ] || ls "$WORK/out-$name"/*.tmp >/dev/null 2>&1; then
+    fail "$name: left a result behind"; return
+  fi
+  ok
+}
+finish() {
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+}

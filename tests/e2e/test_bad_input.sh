@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every bad input gives one clear message naming the problem, a non-zero exit and no result (issue 2).
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+
+run_job() {  # run_job NAME TOML-TEXT [extra args]
+  local name="$1" text="$2"
+  shift 2
+  printf '%s\n' "$text" >"$WORK/$name.toml"
+  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
+}
+hdf5_job() { tiny_job | sed "s|source = \"simulate\"|source = \"hdf5\"\npath = \"$1\"|"; }
+
+expect_error missing_file "cannot open HDF5 file" -- run_job missing_file "$(hdf5_job "$WORK/nope.h5")"
+expect_error missing_job "cannot read job file" -- "$BANDITFS" run "$WORK/nope.toml"
+
+# HDF5 files with defects, written by h5py.
+$PY - "$WORK" <<'PYEOF'
+import sys, h5py, numpy as np
+w = sys.argv[1]
+rng = np.random.default_rng(0)
+X = rng.random((50, 4)).astype(np.float32); y = rng.random(50)
+def write(name, **datasets):
+    with h5py.File(f"{w}/{name}.h5", "w") as f:
+        for k, v in datasets.items(): f[k] = v
+write("no_x", y=y)
+write("mismatch", X=X, y=y[:40])
+Xn = X.copy(); Xn[7, 2] = np.nan; write("nan_x", X=Xn, y=y)
+yi = y.copy(); yi[3] = np.inf; write("inf_y", X=X, y=yi)
+write("p0", X=np.zeros((50, 0), np.float32), y=y)
+write("few", X=X[:4], y=y[:4])
+write("const", X=X, y=np.full(50, 2.5))
+PYEOF
+expect_error no_x "/X" -- run_job no_x "$(hdf5_job "$WORK/no_x.h5")"
+expect_error mismatch "40" -- run_job mismatch "$(hdf5_job "$WORK/mismatch.h5")"
+expect_error nan_x "NaN" -- run_job nan_x "$(hdf5_job "$WORK/nan_x.h5")"
+expect_error inf_y "y" -- run_job inf_y "$(hdf5_job "$WORK/inf_y.h5")"
+expect_error p0 "p = 0" -- run_job p0 "$(hdf5_job "$WORK/p0.h5")"
+expect_error few_rows "too few" -- run_job few "$(hdf5_job "$WORK/few.h5")"
+expect_error constant_target "constant" -- run_job const "$(hdf5_job "$WORK/const.h5")"
+
+# CSV with a bad cell and a missing target column.
+printf 'a,b,target\n1,2,3\n4,x,6\n' >"$WORK/bad.csv"
+csv_job() { tiny_job | sed "s|source = \"simulate\"|source = \"csv\"\npath = \"$WORK/bad.csv\"\ntarget = \"$1\"|"; }
+expect_error csv_cell "bad.csv" -- run_job csv_cell "$(csv_job target)"
+expect_error csv_target "price" -- run_job csv_target "$(csv_job price)"
+
+# Job-file mistakes, each naming the key.
+expect_error unknown_estimator "estimator.name" -- run_job unknown_estimator "$(tiny_job | sed 's/random_forest/svm/')"
+expect_error unknown_policy "bandit.policy" -- run_job unknown_policy "$(tiny_job) " --set bandit.policy=ucb
+expect_error unknown_key "bandit.iteratons" -- run_job unknown_key "$(tiny_job | sed 's/^iterations/iteratons/')"
+expect_error threshold_range "reward.threshold" -- run_job threshold_range "$(tiny_job)" --set reward.threshold=1.5
+expect_error wrong_type "bandit.iterations" -- run_job wrong_type "$(tiny_job)" --set 'bandit.iterations="ten"'
+expect_error p_too_small "data.p" -- run_job p_too_small "$(tiny_job)" --set data.p=3
+
+finish

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A run writes result.h5, summary.csv, run.json and a log; inspect and simulate work; online mode never looks ahead.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+
+tiny_job >"$WORK/job.toml"
+"$BANDITFS" run "$WORK/job.toml" --quiet --out "$WORK/out" >"$WORK/stdout" 2>&1 || fail "run failed: $(cat "$WORK/stdout")"
+for f in result.h5 summary.csv run.json banditfs.log; do [ -s "$WORK/out/$f" ] && ok || fail "missing $f"; done
+[ "$(wc -l <"$WORK/out/summary.csv")" -eq 21 ] && ok || fail "summary.csv should have a header and 20 rows"
+$PY -c "import json,sys; j=json.load(open('$WORK/out/run.json')); assert j['iterations']==8 and j['seed']==3" && ok ||
+  fail "run.json facts"
+$PY - "$WORK/out/result.h5" <<'PYEOF' && ok || fail "result.h5 shapes"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert f["trajectory"].shape == (8, 20), f["trajectory"].shape
+assert f["alpha"].shape == (20,)
+assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
+PYEOF
+"$BANDITFS" inspect "$WORK/out/result.h5" | grep -q "x1" && ok || fail "inspect output"
+
+# simulate writes the HDF5 schema; the file runs as an hdf5 source with its truth.
+"$BANDITFS" simulate friedman3 --n 100 --p 12 --seed 5 --periods 3 --out "$WORK/sim.h5" >/dev/null || fail "simulate"
+$PY -c "import h5py; f=h5py.File('$WORK/sim.h5'); assert f['X'].shape==(300,12) and list(f['period_offsets'][()])==[0,100,200,300]" &&
+  ok || fail "simulated file layout"
+tiny_job | sed "s|source = \"simulate\"|source = \"hdf5\"\npath = \"$WORK/sim.h5\"|" >"$WORK/online.toml"
+cat >>"$WORK/online.toml" <<'TOML'
+TOML
+sed -i 's/^iterations = 8/mode = "online"\niterations_per_period = 2\ntime_series = true/' "$WORK/online.toml"
+"$BANDITFS" run "$WORK/online.toml" --quiet --out "$WORK/online" >/dev/null 2>&1 || fail "online run failed"
+$PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['iteration_period'][()])==[0,0,1,1,2,2]" &&
+  ok || fail "online schedule: two iterations on each of the three periods, in order"
+
+# The keys subcommand lists the schema.
+"$BANDITFS" keys | grep -q "bandit.arms_per_round" && ok || fail "keys"
+finish
