@@ -1,1 +1,120 @@
-// placeholder: being written
+// Dataset checks and helpers (DESIGN §5). Every reader ends in validate_dataset so bad input fails early with a
+// message naming the origin (file or simulator) and what is wrong.
+#include "data/dataset.hpp"
+
+#include <cmath>
+#include <unordered_set>
+
+#include "core/error.hpp"
+
+namespace bfs {
+
+namespace {
+
+const char* nonfinite_kind(double v) { return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"); }
+
+std::string column_label(const Dataset& data, Index j) {
+  if (j < static_cast<Index>(data.feature_names.size())) return "'" + data.feature_names[j] + "'";
+  return std::to_string(j);
+}
+
+}  // namespace
+
+void check_finite(const Dataset& data, Index first_row) {
+  const Index n = data.X.rows(), p = data.X.cols();
+  for (Index i = 0; i < n; ++i) {
+    const float* row = data.X.data() + i * p;  // row-major: one observation is contiguous
+    for (Index j = 0; j < p; ++j) {
+      if (!std::isfinite(row[j])) {
+        throw InputError(detail::concat(data.origin, ": X has ", nonfinite_kind(row[j]), " at row ", first_row + i,
+                                        ", column ", column_label(data, j)));
+      }
+    }
+  }
+  for (Index i = 0; i < data.y.size(); ++i) {
+    if (!std::isfinite(data.y[i])) {
+      throw InputError(
+          detail::concat(data.origin, ": y has ", nonfinite_kind(data.y[i]), " at row ", first_row + i));
+    }
+  }
+}
+
+void validate_dataset(const Dataset& data) {
+  const std::string& o = data.origin;
+  const Index n = data.rows(), p = data.cols();
+  if (p == 0) throw InputError(detail::concat(o, ": p = 0 (no feature columns)"));
+  if (n == 0) throw InputError(detail::concat(o, ": n = 0 (no rows)"));
+  if (data.y.size() != n) {
+    throw InputError(detail::concat(o, ": y has ", data.y.size(), " rows but X has ", n));
+  }
+  if (static_cast<Index>(data.feature_names.size()) != p) {
+    throw InputError(
+        detail::concat(o, ": ", data.feature_names.size(), " feature names but X has ", p, " columns"));
+  }
+  std::unordered_set<std::string> seen;
+  for (const auto& name : data.feature_names) {
+    if (name.empty()) throw InputError(detail::concat(o, ": a feature name is empty"));
+    if (!seen.insert(name).second) throw InputError(detail::concat(o, ": duplicate feature name '", name, "'"));
+  }
+  if (!data.period_offsets.empty()) {
+    const auto& off = data.period_offsets;
+    if (off.size() < 2) throw InputError(detail::concat(o, ": period offsets need at least 2 entries"));
+    if (off.front() != 0) throw InputError(detail::concat(o, ": period offsets must start at 0, not ", off.front()));
+    for (std::size_t k = 1; k < off.size(); ++k) {
+      if (off[k] <= off[k - 1]) {
+        throw InputError(detail::concat(o, ": period offsets not increasing at entry ", k, " (", off[k - 1], ", ",
+                                        off[k], ")"));
+      }
+    }
+    if (off.back() != n) {
+      throw InputError(detail::concat(o, ": period offsets end at ", off.back(), " but there are ", n, " rows"));
+    }
+    if (!data.period_labels.empty() && data.period_labels.size() != off.size() - 1) {
+      throw InputError(detail::concat(o, ": ", data.period_labels.size(), " period labels for ", off.size() - 1,
+                                      " periods"));
+    }
+  } else if (!data.period_labels.empty()) {
+    throw InputError(detail::concat(o, ": period labels without period offsets"));
+  }
+  for (FeatureId t : data.truth) {
+    if (t < 0 || t >= p) {
+      throw InputError(detail::concat(o, ": truth index ", t, " out of range [0, ", p, ")"));
+    }
+  }
+  check_finite(data);
+}
+
+Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols) {
+  Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(cols.size()));
+  const Index p = X.cols();
+  for (FeatureId c : cols) BFS_CHECK(c >= 0 && c < p, "col ", c);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    BFS_CHECK(rows[i] >= 0 && rows[i] < X.rows(), "row ", rows[i]);
+    const float* src = X.data() + rows[i] * p;
+    float* dst = out.data() + static_cast<Index>(i) * out.cols();
+    for (std::size_t j = 0; j < cols.size(); ++j) dst[j] = src[cols[j]];
+  }
+  return out;
+}
+
+Vector gather(const Vector& y, std::span<const Index> rows) {
+  Vector out(static_cast<Index>(rows.size()));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    BFS_CHECK(rows[i] >= 0 && rows[i] < y.size(), "row ", rows[i]);
+    out[static_cast<Index>(i)] = y[rows[i]];
+  }
+  return out;
+}
+
+std::vector<std::string> default_feature_names(Index p) {
+  std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(p));
+  for (Index j = 1; j <= p; ++j) {
+    std::string name = "x";  // not "x" + to_string(j): GCC 12 warns falsely on that (-Wrestrict, PR 105329)
+    name += std::to_string(j);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+}  // namespace bfs

@@ -32,6 +32,9 @@ struct Dataset {
 /// Throws InputError naming `origin` for: p = 0, n = 0, y size ≠ n, feature_names size ≠ p, NaN/Inf in X
 /// (with row and column name) or y, bad period offsets, truth indices out of range.
 void validate_dataset(const Dataset& data);
+/// The finiteness part of validate_dataset alone: NaN/Inf in X or y, rows reported as first_row + i (so a block read
+/// from the middle of a file names the file's row). Rows are 0-based in messages.
+void check_finite(const Dataset& data, Index first_row = 0);
 
 /// Dense copy of X[rows, cols] — the training/test matrix of one arm.
 Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols);

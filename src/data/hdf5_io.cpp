@@ -1,1 +1,395 @@
-// placeholder: being written
+// The HDF5 input schema (DESIGN §5), through the HDF5 C API. HDF5's own error printing is silenced and every
+// failure becomes an InputError naming the file and dataset. Handles are owned by a small RAII wrapper so an
+// exception never leaks an open file. The serial HDF5 library is not thread-safe: all calls here hold one mutex.
+#include "data/hdf5_io.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+
+#include "core/error.hpp"
+
+namespace bfs {
+
+namespace {
+
+/// Owns one hid_t and closes it with the matching H5*close.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close) : id_(id), close_(close) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = other.id_;
+      close_ = other.close_;
+      other.id_ = -1;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+  void reset() {
+    if (id_ >= 0 && close_ != nullptr) close_(id_);
+    id_ = -1;
+  }
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = -1;
+  Closer close_ = nullptr;
+};
+
+std::recursive_mutex& hdf5_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
+void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+void check(herr_t status, const std::string& path, const std::string& what) {
+  if (status < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
+}
+
+Handle checked(hid_t id, Handle::Closer close, const std::string& path, const std::string& what) {
+  if (id < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
+  return Handle(id, close);
+}
+
+Handle open_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw InputError(detail::concat("cannot open HDF5 file '", path, "': no such file"));
+  }
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    throw InputError(detail::concat("cannot open HDF5 file '", path, "': not an HDF5 file"));
+  }
+  hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw InputError(detail::concat("cannot open HDF5 file '", path, "': unreadable"));
+  return Handle(id, H5Fclose);
+}
+
+bool has_dataset(hid_t file, const char* name) { return H5Lexists(file, name, H5P_DEFAULT) > 0; }
+
+Handle open_dataset(hid_t file, const std::string& name, const std::string& path) {
+  if (!has_dataset(file, name.c_str())) {
+    throw InputError(detail::concat(path, ": dataset /", name, " is missing"));
+  }
+  hid_t id = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+  if (id < 0) throw InputError(detail::concat(path, ": cannot open dataset /", name));
+  return Handle(id, H5Dclose);
+}
+
+std::vector<hsize_t> dims_of(hid_t dset, const std::string& name, const std::string& path) {
+  Handle space = checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
+  int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) throw InputError(detail::concat(path, ": /", name, " has no simple dataspace"));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+/// 1-D dataset length; InputError when it is not 1-D.
+hsize_t length_1d(hid_t dset, const std::string& name, const std::string& path) {
+  auto dims = dims_of(dset, name, path);
+  if (dims.size() != 1) {
+    throw InputError(detail::concat(path, ": /", name, " must be 1-D but has ", dims.size(), " dimensions"));
+  }
+  return dims[0];
+}
+
+void require_numeric(hid_t dset, const std::string& name, const std::string& path, bool integer_only) {
+  Handle type = checked(H5Dget_type(dset), H5Tclose, path, "get the type of /" + name);
+  H5T_class_t cls = H5Tget_class(type.get());
+  bool ok = cls == H5T_INTEGER || (!integer_only && cls == H5T_FLOAT);
+  if (!ok) {
+    throw InputError(
+        detail::concat(path, ": /", name, integer_only ? " must hold integers" : " must hold numbers"));
+  }
+}
+
+template <class T>
+std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const std::string& path) {
+  Handle dset = open_dataset(file, name, path);
+  require_numeric(dset.get(), name, path, std::is_integral_v<T>);
+  std::vector<T> out(length_1d(dset.get(), name, path));
+  if (!out.empty()) check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path,
+                          "read /" + name);
+  return out;
+}
+
+/// Reads a 1-D string dataset, fixed- or variable-length.
+std::vector<std::string> read_strings(hid_t file, const std::string& name, const std::string& path) {
+  Handle dset = open_dataset(file, name, path);
+  const hsize_t n = length_1d(dset.get(), name, path);
+  Handle ftype = checked(H5Dget_type(dset.get()), H5Tclose, path, "get the type of /" + name);
+  if (H5Tget_class(ftype.get()) != H5T_STRING) throw InputError(detail::concat(path, ": /", name, " must hold strings"));
+  std::vector<std::string> out;
+  out.reserve(n);
+  if (n == 0) return out;
+  Handle mtype = checked(H5Tcopy(H5T_C_S1), H5Tclose, path, "copy a string type");
+  H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
+  if (H5Tis_variable_str(ftype.get()) > 0) {
+    H5Tset_size(mtype.get(), H5T_VARIABLE);
+    std::vector<char*> buf(n, nullptr);
+    check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
+    for (char* s : buf) out.emplace_back(s != nullptr ? s : "");
+    Handle space = checked(H5Dget_space(dset.get()), H5Sclose, path, "get the dataspace of /" + name);
+#if H5_VERSION_GE(1, 12, 0)
+    H5Treclaim(mtype.get(), space.get(), H5P_DEFAULT, buf.data());
+#else
+    H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, buf.data());
+#endif
+  } else {
+    const std::size_t size = H5Tget_size(ftype.get());
+    H5Tset_size(mtype.get(), size);
+    H5Tset_strpad(mtype.get(), H5T_STR_NULLPAD);
+    std::vector<char> buf(n * size);
+    check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
+    for (hsize_t i = 0; i < n; ++i) {
+      std::string s(buf.data() + i * size, size);
+      s.resize(std::min(s.find('\0'), s.size()));
+      while (!s.empty() && s.back() == ' ') s.pop_back();  // space-padded (Fortran-style) strings
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+Hdf5Header read_header_locked(const std::string& path) {
+  Handle file = open_file(path);
+  const hid_t f = file.get();
+  Hdf5Header h;
+  {
+    Handle x = open_dataset(f, "X", path);
+    auto dims = dims_of(x.get(), "X", path);
+    if (dims.size() != 2) throw InputError(detail::concat(path, ": /X must be 2-D but has ", dims.size(), " dimensions"));
+    require_numeric(x.get(), "X", path, false);
+    h.rows = static_cast<Index>(dims[0]);
+    h.cols = static_cast<Index>(dims[1]);
+  }
+  if (h.cols == 0) throw InputError(detail::concat(path, ": p = 0 (no feature columns)"));
+  if (h.rows == 0) throw InputError(detail::concat(path, ": n = 0 (no rows)"));
+  {
+    Handle y = open_dataset(f, "y", path);
+    require_numeric(y.get(), "y", path, false);
+    const auto ny = static_cast<Index>(length_1d(y.get(), "y", path));
+    if (ny != h.rows) throw InputError(detail::concat(path, ": /y has ", ny, " rows but /X has ", h.rows));
+  }
+  if (has_dataset(f, "feature_names")) {
+    h.feature_names = read_strings(f, "feature_names", path);
+    if (static_cast<Index>(h.feature_names.size()) != h.cols) {
+      throw InputError(detail::concat(path, ": /feature_names has ", h.feature_names.size(), " entries but /X has ",
+                                      h.cols, " columns"));
+    }
+  } else {
+    h.feature_names = default_feature_names(h.cols);
+  }
+
+  std::vector<std::int32_t> period;
+  if (has_dataset(f, "period")) {
+    period = read_1d<std::int32_t>(f, "period", H5T_NATIVE_INT32, path);
+    if (static_cast<Index>(period.size()) != h.rows) {
+      throw InputError(detail::concat(path, ": /period has ", period.size(), " rows but /X has ", h.rows));
+    }
+  }
+  if (has_dataset(f, "period_offsets")) {
+    h.period_offsets = read_1d<std::int64_t>(f, "period_offsets", H5T_NATIVE_INT64, path);
+    const auto& off = h.period_offsets;
+    if (off.size() < 2) throw InputError(detail::concat(path, ": /period_offsets needs at least 2 entries"));
+    if (off.front() != 0) throw InputError(detail::concat(path, ": /period_offsets must start at 0, not ", off.front()));
+    for (std::size_t k = 1; k < off.size(); ++k) {
+      if (off[k] <= off[k - 1]) {
+        throw InputError(detail::concat(path, ": /period_offsets not increasing at entry ", k, " (", off[k - 1], ", ",
+                                        off[k], ")"));
+      }
+    }
+    if (off.back() != h.rows) {
+      throw InputError(detail::concat(path, ": /period_offsets ends at ", off.back(), " but /X has ", h.rows, " rows"));
+    }
+  } else if (!period.empty()) {
+    // Only /period: derive the offsets from the sorted labels.
+    h.period_offsets.push_back(0);
+    for (std::size_t i = 1; i < period.size(); ++i) {
+      if (period[i] < period[i - 1]) throw InputError(detail::concat(path, ": /period is not sorted at row ", i));
+      if (period[i] != period[i - 1]) h.period_offsets.push_back(static_cast<std::int64_t>(i));
+    }
+    h.period_offsets.push_back(h.rows);
+  }
+  if (!h.period_offsets.empty()) {
+    const std::size_t periods = h.period_offsets.size() - 1;
+    if (has_dataset(f, "period_labels")) {
+      h.period_labels = read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path);
+      if (h.period_labels.size() != periods) {
+        throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(), " entries but there are ",
+                                        periods, " periods"));
+      }
+    } else if (!period.empty()) {
+      for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(period[h.period_offsets[k]]);
+    } else {
+      for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(static_cast<std::int32_t>(k));
+    }
+  }
+  if (has_dataset(f, "truth")) {
+    auto truth = read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path);
+    for (std::int32_t t : truth) {
+      if (t < 0 || t >= h.cols) {
+        throw InputError(detail::concat(path, ": /truth index ", t, " out of range [0, ", h.cols, ")"));
+      }
+    }
+    h.truth.assign(truth.begin(), truth.end());
+    h.has_truth = true;
+  }
+  return h;
+}
+
+Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Index first, Index count) {
+  if (first < 0 || count < 0 || first + count > header.rows) {
+    throw InputError(detail::concat(path, ": rows [", first, ", ", first + count, ") outside [0, ", header.rows, ")"));
+  }
+  Dataset data;
+  data.origin = path;
+  data.feature_names = header.feature_names;
+  data.truth = header.truth;
+  data.has_truth = header.has_truth;
+  data.X.resize(count, header.cols);
+  data.y.resize(count);
+  if (count == 0) return data;
+  Handle file = open_file(path);
+  auto read_slab = [&](const char* name, int rank, hid_t memtype, void* buf) {
+    Handle dset = open_dataset(file.get(), name, path);
+    Handle space = checked(H5Dget_space(dset.get()), H5Sclose, path, std::string("get the dataspace of /") + name);
+    const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
+    const hsize_t extent[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(header.cols)};
+    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), path,
+          std::string("select rows of /") + name);
+    Handle mem = checked(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, "create a memory dataspace");
+    check(H5Dread(dset.get(), memtype, mem.get(), space.get(), H5P_DEFAULT, buf), path,
+          detail::concat("read rows [", first, ", ", first + count, ") of /", name));
+  };
+  read_slab("X", 2, H5T_NATIVE_FLOAT, data.X.data());
+  read_slab("y", 1, H5T_NATIVE_DOUBLE, data.y.data());
+  check_finite(data, first);
+  return data;
+}
+
+template <class T>
+void write_1d(hid_t file, const char* name, hid_t filetype, hid_t memtype, const std::vector<T>& values,
+              const std::string& path) {
+  const hsize_t n = values.size();
+  Handle space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, path, "create a dataspace");
+  Handle dset = checked(H5Dcreate2(file, name, filetype, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                        H5Dclose, path, std::string("create /") + name);
+  if (n > 0) check(H5Dwrite(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path,
+                   std::string("write /") + name);
+}
+
+void write_file(const Dataset& data, const std::string& path, const std::string& target) {
+  Handle file = checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, target,
+                        "create the file " + path);
+  const hid_t f = file.get();
+  const hsize_t n = static_cast<hsize_t>(data.rows()), p = static_cast<hsize_t>(data.cols());
+  {
+    // Row chunks: up to 1024 rows, capped at ~4 MiB per chunk so a period read touches few, bounded chunks.
+    const hsize_t cap_rows = std::max<hsize_t>(1, (hsize_t{4} << 20) / (p * sizeof(float)));
+    const hsize_t chunk[2] = {std::min({n, hsize_t{1024}, cap_rows}), p};
+    const hsize_t dims[2] = {n, p};
+    Handle space = checked(H5Screate_simple(2, dims, nullptr), H5Sclose, target, "create a dataspace");
+    Handle dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, target, "create a property list");
+    check(H5Pset_chunk(dcpl.get(), 2, chunk), target, "set the chunk shape of /X");
+    Handle dset = checked(H5Dcreate2(f, "X", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                          H5Dclose, target, "create /X");
+    check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.X.data()), target, "write /X");
+  }
+  {
+    std::vector<double> y(data.y.data(), data.y.data() + data.y.size());
+    write_1d(f, "y", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, y, target);
+  }
+  {
+    // Variable-length UTF-8 strings: h5py reads them as str via .asstr(), and our reader accepts both kinds.
+    Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, target, "copy a string type");
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    std::vector<const char*> names;
+    for (const auto& s : data.feature_names) names.push_back(s.c_str());
+    const hsize_t count = names.size();
+    Handle space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, target, "create a dataspace");
+    Handle dset = checked(H5Dcreate2(f, "feature_names", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                          H5Dclose, target, "create /feature_names");
+    check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, names.data()), target,
+          "write /feature_names");
+  }
+  if (!data.period_offsets.empty()) {
+    const std::size_t periods = data.period_offsets.size() - 1;
+    std::vector<std::int32_t> labels = data.period_labels;
+    if (labels.empty()) {
+      for (std::size_t k = 0; k < periods; ++k) labels.push_back(static_cast<std::int32_t>(k));
+    }
+    std::vector<std::int32_t> period(static_cast<std::size_t>(n));
+    for (std::size_t k = 0; k < periods; ++k) {
+      std::fill(period.begin() + data.period_offsets[k], period.begin() + data.period_offsets[k + 1], labels[k]);
+    }
+    write_1d(f, "period", H5T_STD_I32LE, H5T_NATIVE_INT32, period, target);
+    write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, data.period_offsets, target);
+    write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels, target);
+  }
+  if (data.has_truth) {
+    std::vector<std::int32_t> truth(data.truth.begin(), data.truth.end());
+    write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth, target);
+  }
+  check(H5Fflush(f, H5F_SCOPE_GLOBAL), target, "flush the file");
+}
+
+}  // namespace
+
+Hdf5Header read_hdf5_header(const std::string& path) {
+  std::lock_guard lock(hdf5_mutex());
+  quiet();
+  return read_header_locked(path);
+}
+
+Dataset read_hdf5_rows(const std::string& path, const Hdf5Header& header, Index first, Index count) {
+  std::lock_guard lock(hdf5_mutex());
+  quiet();
+  return read_rows_locked(path, header, first, count);
+}
+
+Dataset read_hdf5(const std::string& path) {
+  std::lock_guard lock(hdf5_mutex());
+  quiet();
+  Hdf5Header header = read_header_locked(path);
+  Dataset data = read_rows_locked(path, header, 0, header.rows);
+  data.period_offsets = header.period_offsets;
+  data.period_labels = header.period_labels;
+  validate_dataset(data);
+  return data;
+}
+
+void write_hdf5(const Dataset& data, const std::string& path) {
+  validate_dataset(data);
+  std::lock_guard lock(hdf5_mutex());
+  quiet();
+  const std::string tmp = path + ".tmp";
+  try {
+    write_file(data, tmp, path);  // the file handle is closed when write_file returns
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    const std::string reason = ec.message();
+    std::filesystem::remove(tmp, ec);
+    throw InputError(detail::concat("cannot write HDF5 file '", path, "': rename from ", tmp, " failed: ", reason));
+  }
+}
+
+}  // namespace bfs

@@ -1,1 +1,168 @@
-// placeholder: being written
+// Data sources for the engine (DESIGN §5): an in-memory data set and an HDF5 file read one period at a time, both
+// with optional N(0,1) noise features appended on the fly.
+//
+// Noise entry (row, j) is drawn from its own stream (seed, period, row, Noise, j), so any block of rows gives the
+// same values as the whole. Memory and HDF5 sources pass period 0 and the row's index in the full data set: a noise
+// column is then a fixed column of the data, identical offline and online and whichever period reads the row.
+#include "data/source.hpp"
+
+#include <cmath>
+#include <unordered_set>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "data/hdf5_io.hpp"
+
+namespace bfs {
+
+std::string noise_feature_name(std::int64_t j) {
+  std::string name = "noise";  // not "noise" + to_string(j): GCC 12 warns falsely on that (-Wrestrict)
+  name += std::to_string(j);
+  return name;
+}
+
+void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed, int period, std::int64_t first_row) {
+  if (count < 0) throw ConfigError(detail::concat("data.noise_features = ", count, " must be >= 0"));
+  if (count == 0) return;
+  const Index n = data.X.rows(), p = data.X.cols();
+  Matrix X(n, p + count);
+  X.leftCols(p) = data.X;
+  for (Index i = 0; i < n; ++i) {
+    const auto row = static_cast<std::uint64_t>(first_row + i);
+    for (std::int64_t j = 0; j < count; ++j) {
+      X(i, p + j) = static_cast<float>(
+          Rng::stream(seed, static_cast<std::uint64_t>(period), row, Purpose::Noise, static_cast<std::uint64_t>(j))
+              .normal());
+    }
+  }
+  data.X = std::move(X);
+  for (std::int64_t j = 1; j <= count; ++j) data.feature_names.push_back(noise_feature_name(j));
+}
+
+namespace {
+
+/// The data's names plus noise1..noiseN; InputError when a data column already has one of the noise names.
+std::vector<std::string> with_noise_names(std::vector<std::string> names, std::int64_t count, const std::string& origin) {
+  std::unordered_set<std::string> taken(names.begin(), names.end());
+  for (std::int64_t j = 1; j <= count; ++j) {
+    std::string name = noise_feature_name(j);
+    if (taken.count(name) != 0) {
+      throw InputError(detail::concat(origin, ": column '", name, "' clashes with the name of an appended noise feature"
+                                      " (data.noise_features = ", count, ")"));
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+void check_noise_count(std::int64_t count) {
+  if (count < 0) throw ConfigError(detail::concat("data.noise_features = ", count, " must be >= 0"));
+}
+
+void check_period(int k, int periods, const std::string& what) {
+  if (k < 0 || k >= periods) {
+    throw InternalError(detail::concat(what, ": period ", k, " requested but there are ", periods));
+  }
+}
+
+class MemorySource final : public DataSource {
+ public:
+  MemorySource(Dataset data, bool online, std::int64_t noise, std::uint64_t seed)
+      : data_(std::move(data)), online_(online), noise_(noise), seed_(seed) {
+    check_noise_count(noise_);
+    validate_dataset(data_);
+    names_ = with_noise_names(data_.feature_names, noise_, data_.origin);
+  }
+  int num_periods() const override { return online_ ? data_.num_periods() : 1; }
+  Index num_features() const override { return data_.cols() + noise_; }
+  const std::vector<std::string>& feature_names() const override { return names_; }
+  const std::vector<FeatureId>& truth() const override { return data_.truth; }
+  bool has_truth() const override { return data_.has_truth; }
+
+  Dataset load_period(int k) override {
+    check_period(k, num_periods(), describe());
+    Index first = 0, count = data_.rows();
+    if (online_ && !data_.period_offsets.empty()) {
+      first = data_.period_offsets[k];
+      count = data_.period_offsets[k + 1] - first;
+    }
+    Dataset out;
+    out.X = data_.X.middleRows(first, count);
+    out.y = data_.y.segment(first, count);
+    out.feature_names = data_.feature_names;
+    out.truth = data_.truth;
+    out.has_truth = data_.has_truth;
+    out.origin = data_.origin;
+    append_noise_features(out, noise_, seed_, 0, first);
+    return out;
+  }
+
+  std::string describe() const override {
+    return detail::concat(data_.origin, " (", data_.rows(), " rows, ", data_.cols(), " features",
+                          noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
+                          num_periods() == 1 ? " period" : " periods", ", in memory)");
+  }
+
+ private:
+  Dataset data_;
+  bool online_;
+  std::int64_t noise_;
+  std::uint64_t seed_;
+  std::vector<std::string> names_;
+};
+
+class Hdf5Source final : public DataSource {
+ public:
+  Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed)
+      : path_(std::move(path)), header_(read_hdf5_header(path_)), online_(online), noise_(noise), seed_(seed) {
+    check_noise_count(noise_);
+    names_ = with_noise_names(header_.feature_names, noise_, path_);
+  }
+  int num_periods() const override {
+    return online_ && !header_.period_offsets.empty() ? static_cast<int>(header_.period_offsets.size()) - 1 : 1;
+  }
+  Index num_features() const override { return header_.cols + noise_; }
+  const std::vector<std::string>& feature_names() const override { return names_; }
+  const std::vector<FeatureId>& truth() const override { return header_.truth; }
+  bool has_truth() const override { return header_.has_truth; }
+
+  Dataset load_period(int k) override {
+    check_period(k, num_periods(), describe());
+    Index first = 0, count = header_.rows;
+    if (online_ && !header_.period_offsets.empty()) {
+      first = header_.period_offsets[k];
+      count = header_.period_offsets[k + 1] - first;
+    }
+    Dataset out = read_hdf5_rows(path_, header_, first, count);
+    append_noise_features(out, noise_, seed_, 0, first);
+    return out;
+  }
+
+  std::string describe() const override {
+    return detail::concat(path_, " (", header_.rows, " rows, ", header_.cols, " features",
+                          noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
+                          num_periods() == 1 ? " period" : " periods", ", HDF5)");
+  }
+
+ private:
+  std::string path_;
+  Hdf5Header header_;
+  bool online_;
+  std::int64_t noise_;
+  std::uint64_t seed_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
+                                               std::uint64_t noise_seed) {
+  return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed);
+}
+
+std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool online, std::int64_t noise_features,
+                                             std::uint64_t noise_seed) {
+  return std::make_unique<Hdf5Source>(path, online, noise_features, noise_seed);
+}
+
+}  // namespace bfs

@@ -36,5 +36,7 @@ std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool onlin
 /// (seed, period, row, column) so every reader and rank produces identical values.
 void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed, int period,
                            std::int64_t first_row);
+/// Name of the j-th appended noise feature (1-based): "noise<j>".
+std::string noise_feature_name(std::int64_t j);
 
 }  // namespace bfs

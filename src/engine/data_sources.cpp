@@ -10,6 +10,9 @@ namespace bfs {
 
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
   const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
+  if (config.source != "simulate" && config.source != "hdf5" && config.source != "csv") {
+    throw ConfigError(detail::concat("data.source = \"", config.source, "\" is not one of: simulate, hdf5, csv"));
+  }
   if (config.noise_features < 0) {
     throw ConfigError(detail::concat("data.noise_features = ", config.noise_features, " must be >= 0"));
   }
@@ -37,8 +40,7 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
     return make_memory_source(read_csv(config.path, config.target, config.features), online, config.noise_features,
                               seed);
   }
-  throw ConfigError(
-      detail::concat("data.source = \"", config.source, "\" is not one of: simulate, hdf5, csv"));
+  throw InternalError("make_data_source: unhandled data.source = " + config.source);
 }
 
 }  // namespace bfs

@@ -1,1 +1,175 @@
-// placeholder: being written
+// Flat-array tree walking and the binary encoding shared by the tree estimators (see tree_ensemble.hpp).
+#include "estimators/tree_ensemble.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace bfs {
+
+static_assert(std::endian::native == std::endian::little, "the tree encoding assumes a little-endian host");
+
+double predict_tree(const FlatTree& tree, const float* row, bool strict_less) {
+  std::int32_t node = 0;
+  while (tree.feature[node] >= 0) {
+    const float x = row[tree.feature[node]];
+    bool go_left;
+    if (std::isnan(x)) {
+      go_left = tree.default_left[node] != 0;
+    } else {
+      go_left = strict_less ? (x < tree.threshold[node]) : (x <= tree.threshold[node]);
+    }
+    node = go_left ? tree.left[node] : tree.right[node];
+  }
+  return tree.value[node];
+}
+
+Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threads) {
+  Vector out(X.rows());
+  const bool parallel = threads > 1 && X.rows() * static_cast<Index>(ensemble.trees.size()) >= 20000;
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+  for (Index i = 0; i < X.rows(); ++i) {
+    const float* row = X.data() + i * X.cols();
+    double sum = 0.0;
+    for (const FlatTree& tree : ensemble.trees) sum += predict_tree(tree, row, ensemble.strict_less);
+    out[i] = ensemble.base_score + ensemble.scale * sum;
+  }
+  return out;
+}
+
+void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x) {
+  if (X.rows() == 0) throw InputError(detail::concat(what, ": cannot fit on zero rows"));
+  if (X.cols() == 0) throw InputError(detail::concat(what, ": cannot fit on zero columns (empty feature set)"));
+  if (X.rows() != y.size()) {
+    throw InputError(detail::concat(what, ": X has ", X.rows(), " rows but y has ", y.size(), " values"));
+  }
+  for (Index i = 0; i < y.size(); ++i) {
+    if (!std::isfinite(y[i])) throw InputError(detail::concat(what, ": target value y[", i, "] = ", y[i], " is not finite"));
+  }
+  if (!allow_nan_x) {
+    for (Index i = 0; i < X.rows(); ++i) {
+      for (Index j = 0; j < X.cols(); ++j) {
+        if (std::isnan(X(i, j))) {
+          throw InputError(detail::concat(what, ": X has a missing value (NaN) at row ", i, ", column ", j,
+                                          "; this estimator needs complete data"));
+        }
+      }
+    }
+  }
+}
+
+TreeShape tree_shape(const FlatTree& tree) {
+  TreeShape shape;
+  if (tree.feature.empty()) return shape;
+  std::vector<std::pair<std::int32_t, int>> stack{{0, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    ++shape.nodes;
+    shape.depth = std::max(shape.depth, depth);
+    if (tree.feature[node] < 0) {
+      ++shape.leaves;
+    } else {
+      stack.emplace_back(tree.left[node], depth + 1);
+      stack.emplace_back(tree.right[node], depth + 1);
+    }
+  }
+  return shape;
+}
+
+void validate_ensemble(const TreeEnsemble& ensemble, Index num_features, std::string_view what) {
+  for (std::size_t t = 0; t < ensemble.trees.size(); ++t) {
+    const FlatTree& tree = ensemble.trees[t];
+    const std::size_t n = tree.feature.size();
+    auto fail = [&](const char* why) {
+      throw InputError(detail::concat(what, ": tree ", t, " is malformed: ", why));
+    };
+    if (n == 0) fail("no nodes");
+    if (tree.threshold.size() != n || tree.left.size() != n || tree.right.size() != n ||
+        tree.default_left.size() != n || tree.value.size() != n) {
+      fail("array lengths differ");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (tree.feature[i] < 0) continue;
+      if (tree.feature[i] >= num_features) fail("split feature out of range");
+      // Children come after their parent, which rules out cycles and keeps every walk finite.
+      const auto in_range = [&](std::int32_t c) { return c > static_cast<std::int32_t>(i) && c < std::int32_t(n); };
+      if (!in_range(tree.left[i]) || !in_range(tree.right[i])) fail("child index out of range");
+    }
+  }
+}
+
+namespace {
+
+template <class T>
+void put(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <class T>
+void put_array(std::string& out, const std::vector<T>& values) {
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+template <class T>
+T get(std::string_view& bytes, std::string_view what) {
+  if (bytes.size() < sizeof(T)) throw InputError(detail::concat(what, ": truncated tree ensemble"));
+  T value;
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  bytes.remove_prefix(sizeof(T));
+  return value;
+}
+
+template <class T>
+void get_array(std::string_view& bytes, std::vector<T>& values, std::size_t n, std::string_view what) {
+  if (bytes.size() / sizeof(T) < n) throw InputError(detail::concat(what, ": truncated tree ensemble"));
+  values.resize(n);
+  std::memcpy(values.data(), bytes.data(), n * sizeof(T));
+  bytes.remove_prefix(n * sizeof(T));
+}
+
+}  // namespace
+
+void append_ensemble(const TreeEnsemble& ensemble, std::string& out) {
+  put(out, ensemble.base_score);
+  put(out, ensemble.scale);
+  put(out, static_cast<std::uint8_t>(ensemble.strict_less));
+  put(out, static_cast<std::uint64_t>(ensemble.trees.size()));
+  for (const FlatTree& tree : ensemble.trees) {
+    put(out, static_cast<std::uint64_t>(tree.feature.size()));
+    put_array(out, tree.feature);
+    put_array(out, tree.threshold);
+    put_array(out, tree.left);
+    put_array(out, tree.right);
+    put_array(out, tree.default_left);
+    put_array(out, tree.value);
+  }
+}
+
+TreeEnsemble read_ensemble(std::string_view& bytes, std::string_view what) {
+  TreeEnsemble ensemble;
+  ensemble.base_score = get<double>(bytes, what);
+  ensemble.scale = get<double>(bytes, what);
+  ensemble.strict_less = get<std::uint8_t>(bytes, what) != 0;
+  const auto n_trees = get<std::uint64_t>(bytes, what);
+  // Each tree needs at least its node count; reject absurd counts before allocating.
+  if (n_trees > bytes.size() / sizeof(std::uint64_t)) throw InputError(detail::concat(what, ": bad tree count"));
+  ensemble.trees.resize(n_trees);
+  for (FlatTree& tree : ensemble.trees) {
+    const auto n = get<std::uint64_t>(bytes, what);
+    if (n > bytes.size()) throw InputError(detail::concat(what, ": bad node count"));
+    get_array(bytes, tree.feature, n, what);
+    get_array(bytes, tree.threshold, n, what);
+    get_array(bytes, tree.left, n, what);
+    get_array(bytes, tree.right, n, what);
+    get_array(bytes, tree.default_left, n, what);
+    get_array(bytes, tree.value, n, what);
+  }
+  return ensemble;
+}
+
+}  // namespace bfs

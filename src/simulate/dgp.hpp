@@ -1,7 +1,16 @@
 #pragma once
-// Data-generating processes with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1).
+// Data-generating processes with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1). y = f(x) + ε, the truly
+// relevant features are always x1..x5 (truth = {0,..,4}), the other p − 5 columns are drawn like them but unused:
+//   friedman1 (eq. 1): x ~ U[0,1]^p, f = 10 sin(π x1 x2) + 20 (x3 − 0.5)² + 10 x4 + 5 x5, ε ~ N(0, 1)
+//   friedman3 (eq. 3): x ~ U[0,1]^p, f = 0.1 e^{4 x1} + 4 / (1 + e^{−20 (x2 − 0.5)}) + 4 x3 + 3 x4 + 2 x5, ε ~ N(0, 1)
+//   liang     (eq. 5): x = (e + z) / 2, z ~ N(0, I_p), e = η·1 with η ~ N(0,1) per row (pairwise corr 0.5),
+//                      f = 10 x2 / (1 + x1²) + 5 sin(x3 x4) + 2 x5, ε ~ N(0, 0.5)
+//   linear  (003 §6.1): x ~ N(0, Σ), Σ_jk = 0.9^|j−k| (an AR(1) along j), f = x1 + 2x2 + 3x3 − 2x4 − x5, ε ~ N(0, 5)
+// Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate); y is computed from the float values
+// stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +28,10 @@ struct SimulateSpec {
 
 /// Names of the known DGPs.
 std::vector<std::string> dgp_names();
+/// f(x) of a DGP for one row (x1..x5 are used). Throws ConfigError for an unknown DGP.
+double dgp_mean(const std::string& dgp, std::span<const float> x);
+/// Variance of ε of a DGP (1, 1, 0.5, 5).
+double dgp_noise_variance(const std::string& dgp);
 /// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible.
 /// Throws ConfigError naming data.dgp / data.p when the DGP is unknown or p is below its number of true features.
 Dataset simulate(const SimulateSpec& spec, int batch = 0);

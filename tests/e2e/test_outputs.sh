@@ -16,7 +16,8 @@ assert f["trajectory"].shape == (8, 20), f["trajectory"].shape
 assert f["alpha"].shape == (20,)
 assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
 PYEOF
-"$BANDITFS" inspect "$WORK/out/result.h5" | grep -q "x1" && ok || fail "inspect output"
+report=$("$BANDITFS" inspect "$WORK/out/result.h5")
+grep -q "x1" <<<"$report" && ok || fail "inspect output"
 
 # simulate writes the HDF5 schema; the file runs as an hdf5 source with its truth.
 "$BANDITFS" simulate friedman3 --n 100 --p 12 --seed 5 --periods 3 --out "$WORK/sim.h5" >/dev/null || fail "simulate"
@@ -31,5 +32,6 @@ $PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['itera
   ok || fail "online schedule: two iterations on each of the three periods, in order"
 
 # The keys subcommand lists the schema.
-"$BANDITFS" keys | grep -q "bandit.arms_per_round" && ok || fail "keys"
+keys=$("$BANDITFS" keys)
+grep -q "bandit.arms_per_round" <<<"$keys" && ok || fail "keys"
 finish

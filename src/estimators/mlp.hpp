@@ -1,0 +1,55 @@
+#pragma once
+// Feed-forward regression network (paper 000 §4.3: hidden layers 64, 32, ReLU, adaptive learning rate, early
+// stopping), trained with Adam (Kingma & Ba 2015, "Adam: A method for stochastic optimization", ICLR) on
+// standardised inputs and target, in double precision on Eigen. Initialisation, loss and L2 penalty follow
+// scikit-learn's MLPRegressor so the paper's settings carry over.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "estimators/estimator.hpp"
+
+namespace bfs {
+
+class MlpModel final : public Model {
+ public:
+  /// One dense layer: out = weights·in + bias, weights [outputs × inputs].
+  struct Layer {
+    Eigen::MatrixXd weights;
+    Eigen::VectorXd bias;
+  };
+
+  /// `layers` act on standardised inputs (x − x_mean)/x_sd and produce the standardised target (ŷ − y_mean)/y_sd.
+  MlpModel(std::vector<Layer> layers, Vector x_mean, Vector x_sd, double y_mean, double y_sd, int epochs,
+           bool stopped_early);
+
+  Vector predict(const Matrix& X) const override;
+  std::string serialize() const override;
+  Index num_features() const override { return x_mean_.size(); }
+  /// The first layer with the input standardisation folded in: z = W x + b for a RAW row x. predict() computes the
+  /// first pre-activation exactly this way, so a fast path built on it agrees with predict().
+  const FirstLayer* first_layer() const override { return &first_; }
+
+  /// The trained layers (on standardised inputs/target) and the standardisation they expect.
+  const std::vector<Layer>& layers() const { return layers_; }
+  const Vector& x_mean() const { return x_mean_; }
+  const Vector& x_sd() const { return x_sd_; }
+  double y_mean() const { return y_mean_; }
+  double y_sd() const { return y_sd_; }
+  /// Epochs run and whether early stopping ended the training before max_epochs.
+  int epochs() const { return epochs_; }
+  bool stopped_early() const { return stopped_early_; }
+
+  static std::unique_ptr<MlpModel> deserialize(std::string_view bytes);
+
+ private:
+  std::vector<Layer> layers_;
+  Vector x_mean_, x_sd_;
+  double y_mean_ = 0.0, y_sd_ = 1.0;
+  int epochs_ = 0;
+  bool stopped_early_ = false;
+  FirstLayer first_;
+};
+
+}  // namespace bfs

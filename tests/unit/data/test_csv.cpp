@@ -1,0 +1,107 @@
+// CSV reader: parsing (quotes, CRLF, subsets, unused text columns), a round trip, and every error.
+#include <boost/test/unit_test.hpp>
+#include <charconv>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "data/csv_reader.hpp"
+#include "test_util.hpp"
+
+using namespace bfs;
+using bfs::test::expect_error;
+using bfs::test::random_dataset;
+using bfs::test::TempDir;
+
+BOOST_AUTO_TEST_SUITE(csv)
+
+BOOST_AUTO_TEST_CASE(parses_header_target_and_cells) {
+  TempDir dir;
+  const std::string path = dir.write("a.csv", "\"a\", \"b c\",\"price\"\r\n1,2.5,3\r\n +4 ,-5e-1,\"6\"\r\n\r\n");
+  Dataset d = read_csv(path, "price");
+  BOOST_TEST(d.rows() == 2);
+  BOOST_TEST(d.cols() == 2);
+  BOOST_TEST(d.feature_names == std::vector<std::string>({"a", "b c"}), boost::test_tools::per_element());
+  BOOST_TEST(d.X(0, 1) == 2.5f);
+  BOOST_TEST(d.X(1, 0) == 4.0f);
+  BOOST_TEST(d.X(1, 1) == -0.5f);
+  BOOST_TEST(d.y[0] == 3.0);
+  BOOST_TEST(d.y[1] == 6.0);
+  BOOST_TEST(d.origin == path);
+  BOOST_TEST(!d.has_truth);
+}
+
+BOOST_AUTO_TEST_CASE(feature_subset_keeps_the_requested_order_and_skips_other_columns) {
+  TempDir dir;
+  const std::string path = dir.write("s.csv", "id,a,b,c,y\nfoo,1,2,3,10\nbar,4,5,6,20\n");
+  Dataset d = read_csv(path, "y", {"c", "a"});
+  BOOST_TEST(d.feature_names == std::vector<std::string>({"c", "a"}), boost::test_tools::per_element());
+  BOOST_TEST(d.X(0, 0) == 3.0f);
+  BOOST_TEST(d.X(1, 1) == 4.0f);
+  BOOST_TEST(d.y[1] == 20.0);
+  // Without a subset the text column is parsed and fails, naming it.
+  expect_error<InputError>([&] { read_csv(path, "y"); }, path + ": line 2, column 'id': 'foo' is not a number");
+}
+
+BOOST_AUTO_TEST_CASE(round_trip_is_exact) {
+  TempDir dir;
+  Dataset d = random_dataset(50, 4);
+  std::string text = "x1,x2,target,x3,x4\n";
+  char buf[64];
+  auto put = [&](double v, bool last) {
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    text.append(buf, r.ptr);
+    text += last ? "\n" : ",";
+  };
+  for (Index i = 0; i < d.rows(); ++i) {
+    put(d.X(i, 0), false);
+    put(d.X(i, 1), false);
+    put(d.y[i], false);
+    put(d.X(i, 2), false);
+    put(d.X(i, 3), true);
+  }
+  Dataset r = read_csv(dir.write("rt.csv", text), "target");
+  BOOST_TEST(r.feature_names == d.feature_names, boost::test_tools::per_element());
+  BOOST_TEST(std::memcmp(r.X.data(), d.X.data(), sizeof(float) * d.X.size()) == 0);
+  BOOST_TEST(std::memcmp(r.y.data(), d.y.data(), sizeof(double) * d.y.size()) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_file_line_and_column) {
+  TempDir dir;
+  const std::string missing = dir.file("none.csv");
+  expect_error<InputError>([&] { read_csv(missing, "y"); }, "cannot open CSV file '" + missing + "': no such file");
+  std::string p = dir.write("empty.csv", "");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": the file is empty");
+  p = dir.write("blank.csv", "\n  \n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": the file is empty");
+  p = dir.write("header.csv", "a,y\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": no data rows after the header");
+  p = dir.write("data.csv", "a,b\n1,2\n");
+  expect_error<InputError>([&] { read_csv(p, "price"); }, p + ": no column 'price' in the header");
+  expect_error<InputError>([&] { read_csv(p, "b", {"a", "zz"}); }, "no column 'zz' in the header (data.features)");
+  expect_error<InputError>([&] { read_csv(p, "b", {"a", "b"}); }, "data.features lists the target column 'b'");
+  expect_error<InputError>([&] { read_csv(p, "b", {"a", "a"}); }, "data.features lists 'a' twice");
+  p = dir.write("only_target.csv", "y\n1\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "p = 0");
+  p = dir.write("dup.csv", "a,a,y\n1,2,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "duplicate column 'a'");
+  p = dir.write("ragged.csv", "a,b,y\n1,2,3\n4,5\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3 has 2 cells but the header has 3");
+  p = dir.write("text.csv", "a,b,y\n1,2,3\n4,abc,6\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3, column 'b': 'abc' is not a number");
+  p = dir.write("partial.csv", "a,b,y\n1,2x,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'b': '2x' is not a number");
+  p = dir.write("nan.csv", "a,b,y\n1,nan,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'b': 'nan' is not a finite number");
+  p = dir.write("inf.csv", "a,b,y\n1,2,-inf\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'y': '-inf' is not a finite number");
+  p = dir.write("infinity.csv", "a,b,y\n1,Infinity,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "not a finite number");
+  p = dir.write("empty_cell.csv", "a,b,y\n1,2,3\n1,,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3, column 'b': empty cell");
+  p = dir.write("quote.csv", "a,b,y\n1,\"2,3\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2: unterminated quote");
+  p = dir.write("big.csv", "a,y\n1e300,1\n");
+  expect_error<InputError>([&] { read_csv(p, "y"); }, "outside the float range");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,97 @@
+// validate_dataset, gather and default names.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "data/dataset.hpp"
+#include "test_util.hpp"
+
+using namespace bfs;
+using bfs::test::expect_error;
+using bfs::test::random_dataset;
+
+BOOST_AUTO_TEST_SUITE(dataset)
+
+BOOST_AUTO_TEST_CASE(valid_data_passes) {
+  Dataset d = random_dataset(20, 4);
+  d.period_offsets = {0, 5, 20};
+  d.period_labels = {7, 8};
+  d.truth = {0, 3};
+  d.has_truth = true;
+  BOOST_CHECK_NO_THROW(validate_dataset(d));
+  BOOST_TEST(d.num_periods() == 2);
+}
+
+BOOST_AUTO_TEST_CASE(each_problem_is_named) {
+  Dataset base = random_dataset(10, 3);
+  base.origin = "data.h5";
+  {
+    Dataset d = base;
+    d.X(7, 2) = std::numeric_limits<float>::quiet_NaN();
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: X has NaN at row 7, column 'x3'");
+  }
+  {
+    Dataset d = base;
+    d.X(1, 0) = -std::numeric_limits<float>::infinity();
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: X has -Inf at row 1, column 'x1'");
+  }
+  {
+    Dataset d = base;
+    d.y[4] = std::numeric_limits<double>::infinity();
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: y has +Inf at row 4");
+  }
+  {
+    Dataset d = base;
+    d.X.resize(10, 0);
+    d.feature_names.clear();
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: p = 0 (no feature columns)");
+  }
+  {
+    Dataset d = base;
+    d.y.resize(9);
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: y has 9 rows but X has 10");
+  }
+  {
+    Dataset d = base;
+    d.feature_names.pop_back();
+    expect_error<InputError>([&] { validate_dataset(d); }, "2 feature names but X has 3 columns");
+  }
+  {
+    Dataset d = base;
+    d.feature_names[2] = "x1";
+    expect_error<InputError>([&] { validate_dataset(d); }, "duplicate feature name 'x1'");
+  }
+  {
+    Dataset d = base;
+    d.period_offsets = {0, 6, 6, 10};
+    expect_error<InputError>([&] { validate_dataset(d); }, "not increasing");
+  }
+  {
+    Dataset d = base;
+    d.period_offsets = {0, 6, 9};
+    expect_error<InputError>([&] { validate_dataset(d); }, "end at 9 but there are 10 rows");
+  }
+  {
+    Dataset d = base;
+    d.truth = {3};
+    expect_error<InputError>([&] { validate_dataset(d); }, "truth index 3 out of range");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(gather_copies_rows_and_columns) {
+  Dataset d = random_dataset(6, 5);
+  const Index rows[] = {4, 0, 4};
+  const FeatureId cols[] = {1, 3};
+  Matrix m = gather(d.X, rows, cols);
+  BOOST_TEST(m.rows() == 3);
+  BOOST_TEST(m.cols() == 2);
+  BOOST_TEST(m(0, 0) == d.X(4, 1));
+  BOOST_TEST(m(1, 1) == d.X(0, 3));
+  BOOST_TEST(m(2, 1) == d.X(4, 3));
+  Vector v = gather(d.y, rows);
+  BOOST_TEST(v[1] == d.y[0]);
+  BOOST_TEST(default_feature_names(3) == std::vector<std::string>({"x1", "x2", "x3"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,296 @@
+// HDF5 schema: round trips, header-only and hyperslab reads, and every bad-input error (bad files are built with
+// the HDF5 C API directly).
+#include <hdf5.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "core/error.hpp"
+#include "data/hdf5_io.hpp"
+#include "test_util.hpp"
+
+using namespace bfs;
+using bfs::test::expect_error;
+using bfs::test::random_dataset;
+using bfs::test::TempDir;
+
+namespace {
+
+/// Writes arbitrary (possibly schema-breaking) datasets.
+class RawFile {
+ public:
+  explicit RawFile(const std::string& path) : file_(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) {
+    BOOST_REQUIRE(file_ >= 0);
+  }
+  ~RawFile() { H5Fclose(file_); }
+  template <class T>
+  void add(const char* name, std::vector<hsize_t> dims, const std::vector<T>& values, hid_t filetype, hid_t memtype) {
+    hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    hid_t dset = H5Dcreate2(file_, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    BOOST_REQUIRE(dset >= 0);
+    if (!values.empty()) BOOST_REQUIRE(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+    H5Dclose(dset);
+    H5Sclose(space);
+  }
+  void add_x(std::vector<hsize_t> dims, const std::vector<float>& v) { add("X", dims, v, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT); }
+  void add_y(const std::vector<double>& v) { add("y", {v.size()}, v, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE); }
+  void add_i32(const char* name, const std::vector<std::int32_t>& v) {
+    add(name, {v.size()}, v, H5T_STD_I32LE, H5T_NATIVE_INT32);
+  }
+  void add_i64(const char* name, const std::vector<std::int64_t>& v) {
+    add(name, {v.size()}, v, H5T_STD_I64LE, H5T_NATIVE_INT64);
+  }
+  /// Fixed-length, null-padded ASCII strings (what numpy 'S' arrays become).
+  void add_fixed_strings(const char* name, const std::vector<std::string>& names, std::size_t width) {
+    std::vector<char> buf(names.size() * width, '\0');
+    for (std::size_t i = 0; i < names.size(); ++i) std::memcpy(&buf[i * width], names[i].data(), names[i].size());
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, width);
+    H5Tset_strpad(type, H5T_STR_NULLPAD);
+    hsize_t n = names.size();
+    hid_t space = H5Screate_simple(1, &n, nullptr);
+    hid_t dset = H5Dcreate2(file_, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    BOOST_REQUIRE(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) >= 0);
+    H5Dclose(dset);
+    H5Sclose(space);
+    H5Tclose(type);
+  }
+
+ private:
+  hid_t file_;
+};
+
+std::vector<float> ramp(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * 0.5f;
+  return v;
+}
+
+bool same_bytes(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+}
+bool same_bytes(const Vector& a, const Vector& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+Dataset paneled(Index n = 37, Index p = 6) {
+  Dataset d = random_dataset(n, p);
+  d.period_offsets = {0, 10, 25, n};
+  d.period_labels = {201001, 201002, 201003};
+  d.truth = {1, 4};
+  d.has_truth = true;
+  return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(hdf5)
+
+BOOST_AUTO_TEST_CASE(round_trip_plain) {
+  TempDir dir;
+  const std::string path = dir.file("plain.h5");
+  Dataset d = random_dataset(37, 6);
+  write_hdf5(d, path);
+  BOOST_TEST(!std::filesystem::exists(path + ".tmp"));
+  Dataset r = read_hdf5(path);
+  BOOST_TEST(same_bytes(r.X, d.X));
+  BOOST_TEST(same_bytes(r.y, d.y));
+  BOOST_TEST(r.feature_names == d.feature_names, boost::test_tools::per_element());
+  BOOST_TEST(r.period_offsets.empty());
+  BOOST_TEST(r.period_labels.empty());
+  BOOST_TEST(!r.has_truth);
+  BOOST_TEST(r.origin == path);
+  // Overwriting an existing file works and replaces it.
+  Dataset d2 = random_dataset(5, 2, 99);
+  write_hdf5(d2, path);
+  BOOST_TEST(read_hdf5_header(path).rows == 5);
+}
+
+BOOST_AUTO_TEST_CASE(round_trip_with_periods_and_truth) {
+  TempDir dir;
+  const std::string path = dir.file("panel.h5");
+  Dataset d = paneled();
+  write_hdf5(d, path);
+  Dataset r = read_hdf5(path);
+  BOOST_TEST(same_bytes(r.X, d.X));
+  BOOST_TEST(same_bytes(r.y, d.y));
+  BOOST_TEST(r.period_offsets == d.period_offsets, boost::test_tools::per_element());
+  BOOST_TEST(r.period_labels == d.period_labels, boost::test_tools::per_element());
+  BOOST_TEST(r.truth == d.truth, boost::test_tools::per_element());
+  BOOST_TEST(r.has_truth);
+  // Known truth that happens to be empty survives as "known and empty".
+  d.truth.clear();
+  write_hdf5(d, path);
+  Hdf5Header h = read_hdf5_header(path);
+  BOOST_TEST(h.has_truth);
+  BOOST_TEST(h.truth.empty());
+}
+
+BOOST_AUTO_TEST_CASE(header_only_and_period_hyperslab) {
+  TempDir dir;
+  const std::string path = dir.file("panel.h5");
+  Dataset d = paneled();
+  write_hdf5(d, path);
+  Hdf5Header h = read_hdf5_header(path);
+  BOOST_TEST(h.rows == 37);
+  BOOST_TEST(h.cols == 6);
+  BOOST_TEST(h.feature_names == d.feature_names, boost::test_tools::per_element());
+  BOOST_TEST(h.period_offsets == d.period_offsets, boost::test_tools::per_element());
+  BOOST_TEST(h.period_labels == d.period_labels, boost::test_tools::per_element());
+  Dataset part = read_hdf5_rows(path, h, 10, 15);
+  BOOST_TEST(same_bytes(part.X, Matrix(d.X.middleRows(10, 15))));
+  BOOST_TEST(same_bytes(part.y, Vector(d.y.segment(10, 15))));
+  BOOST_TEST(part.period_offsets.empty());
+  BOOST_TEST(part.feature_names == d.feature_names, boost::test_tools::per_element());
+  BOOST_TEST(part.truth == d.truth, boost::test_tools::per_element());
+  expect_error<InputError>([&] { read_hdf5_rows(path, h, 30, 8); }, "outside [0, 37)");
+}
+
+BOOST_AUTO_TEST_CASE(x_is_chunked_by_rows_with_capped_chunk_bytes) {
+  TempDir dir;
+  const std::string path = dir.file("wide.h5");
+  write_hdf5(random_dataset(600, 2000), path);
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t x = H5Dopen2(f, "X", H5P_DEFAULT);
+  hid_t dcpl = H5Dget_create_plist(x);
+  BOOST_TEST(H5Pget_layout(dcpl) == H5D_CHUNKED);
+  hsize_t chunk[2] = {0, 0};
+  H5Pget_chunk(dcpl, 2, chunk);
+  BOOST_TEST(chunk[1] == 2000u);
+  BOOST_TEST(chunk[0] * 2000 * 4 <= (4u << 20));
+  BOOST_TEST(chunk[0] == (4u << 20) / (2000 * 4));
+  hid_t type = H5Dget_type(x);
+  BOOST_TEST(H5Tequal(type, H5T_IEEE_F32LE) > 0);
+  H5Tclose(type);
+  H5Pclose(dcpl);
+  H5Dclose(x);
+  H5Fclose(f);
+}
+
+BOOST_AUTO_TEST_CASE(fixed_length_names_and_period_only_files_are_read) {
+  TempDir dir;
+  const std::string path = dir.file("fixed.h5");
+  {
+    RawFile raw(path);
+    raw.add_x({4, 2}, ramp(8));
+    raw.add_y({1, 2, 3, 4});
+    raw.add_fixed_strings("feature_names", {"alpha", "be"}, 8);
+    raw.add_i32("period", {5, 5, 9, 9});  // offsets and labels derived from the sorted /period
+  }
+  Dataset r = read_hdf5(path);
+  BOOST_TEST(r.feature_names == std::vector<std::string>({"alpha", "be"}), boost::test_tools::per_element());
+  BOOST_TEST(r.period_offsets == std::vector<std::int64_t>({0, 2, 4}), boost::test_tools::per_element());
+  BOOST_TEST(r.period_labels == std::vector<std::int32_t>({5, 9}), boost::test_tools::per_element());
+  BOOST_TEST(r.X(3, 1) == 3.5f);
+}
+
+BOOST_AUTO_TEST_CASE(bad_files_are_named) {
+  TempDir dir;
+  const std::string missing = dir.file("x.h5");
+  expect_error<InputError>([&] { read_hdf5_header(missing); }, "cannot open HDF5 file '" + missing + "': no such file");
+  const std::string text = dir.write("text.h5", "not hdf5\n");
+  expect_error<InputError>([&] { read_hdf5_header(text); }, "not an HDF5 file");
+
+  auto make = [&](const std::string& name, auto&& fill) {
+    const std::string path = dir.file(name);
+    {
+      RawFile raw(path);
+      fill(raw);
+    }
+    return path;
+  };
+  const std::vector<double> y4 = {1, 2, 3, 4};
+  std::string p = make("nox.h5", [&](RawFile& r) { r.add_y(y4); });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": dataset /X is missing");
+  p = make("noy.h5", [&](RawFile& r) { r.add_x({4, 2}, ramp(8)); });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": dataset /y is missing");
+  p = make("x1d.h5", [&](RawFile& r) {
+    r.add_x({8}, ramp(8));
+    r.add_y(y4);
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": /X must be 2-D");
+  p = make("ylen.h5", [&](RawFile& r) {
+    r.add_x({100, 1}, ramp(100));
+    r.add_y(std::vector<double>(99, 0.0));
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": /y has 99 rows but /X has 100");
+  p = make("names.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_fixed_strings("feature_names", {"a", "b", "c"}, 4);
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, "/feature_names has 3 entries but /X has 2 columns");
+  p = make("offsets.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i64("period_offsets", {0, 3, 2, 4});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, "/period_offsets not increasing at entry 2");
+  p = make("offsets_end.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i64("period_offsets", {0, 3});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, "/period_offsets ends at 3 but /X has 4 rows");
+  p = make("truth.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("truth", {0, 2});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, "/truth index 2 out of range [0, 2)");
+  p = make("p0.h5", [&](RawFile& r) {
+    r.add_x({4, 0}, std::vector<float>{});
+    r.add_y(y4);
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": p = 0 (no feature columns)");
+}
+
+BOOST_AUTO_TEST_CASE(nonfinite_values_are_rejected_with_their_position) {
+  TempDir dir;
+  std::vector<float> x = ramp(8);
+  x[5] = std::numeric_limits<float>::quiet_NaN();  // row 2, column 2
+  const std::string px = dir.file("nanx.h5");
+  {
+    RawFile raw(px);
+    raw.add_x({4, 2}, x);
+    raw.add_y({1, 2, 3, 4});
+  }
+  expect_error<InputError>([&] { read_hdf5(px); }, px + ": X has NaN at row 2, column 'x2'");
+  Hdf5Header h = read_hdf5_header(px);
+  BOOST_CHECK_NO_THROW(read_hdf5_rows(px, h, 0, 2));  // only the rows read are checked
+  expect_error<InputError>([&] { read_hdf5_rows(px, h, 1, 3); }, "X has NaN at row 2");
+
+  x[5] = std::numeric_limits<float>::infinity();
+  const std::string pinf = dir.file("infx.h5");
+  {
+    RawFile raw(pinf);
+    raw.add_x({4, 2}, x);
+    raw.add_y({1, 2, 3, 4});
+  }
+  expect_error<InputError>([&] { read_hdf5(pinf); }, "X has +Inf at row 2, column 'x2'");
+
+  const std::string py = dir.file("nany.h5");
+  {
+    RawFile raw(py);
+    raw.add_x({4, 2}, ramp(8));
+    raw.add_y({1, 2, -std::numeric_limits<double>::infinity(), std::nan("")});
+  }
+  expect_error<InputError>([&] { read_hdf5(py); }, py + ": y has -Inf at row 2");
+}
+
+BOOST_AUTO_TEST_CASE(writing_bad_data_leaves_no_file) {
+  TempDir dir;
+  const std::string path = dir.file("bad.h5");
+  Dataset d = random_dataset(5, 2);
+  d.X(0, 0) = std::numeric_limits<float>::quiet_NaN();
+  expect_error<InputError>([&] { write_hdf5(d, path); }, "X has NaN at row 0");
+  BOOST_TEST(!std::filesystem::exists(path));
+  BOOST_TEST(!std::filesystem::exists(path + ".tmp"));
+  expect_error<InputError>([&] { write_hdf5(random_dataset(5, 2), dir.file("no/such/dir/x.h5")); }, "x.h5");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

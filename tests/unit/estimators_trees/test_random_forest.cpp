@@ -1,0 +1,220 @@
+// random_forest: accuracy on Friedman #1, exact fits, hyperparameters, determinism, serialization, bad input.
+#include <boost/test/unit_test.hpp>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "estimators/estimator.hpp"
+#include "estimators/tree_ensemble.hpp"
+#include "test_data.hpp"
+
+using namespace bfs;
+
+namespace {
+
+std::unique_ptr<Model> fit_rf(const RandomForestParams& params, const test::Problem& data, std::uint64_t seed = 1,
+                              int threads = 1) {
+  return make_random_forest(params)->fit(data.X, data.y, FitOptions{seed, threads});
+}
+
+/// Leaf index (in the flat arrays) a row lands in.
+std::int32_t leaf_of(const FlatTree& tree, const float* row) {
+  std::int32_t node = 0;
+  while (tree.feature[node] >= 0) node = row[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+  return node;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(random_forest)
+
+BOOST_AUTO_TEST_CASE(fits_friedman1) {
+  const auto train = test::friedman1(500, 10, 1.0, 11);
+  const auto fresh = test::friedman1(1000, 10, 0.0, 12);
+  const auto model = fit_rf(RandomForestParams{}, train);
+  BOOST_TEST(model->num_features() == 10);
+  const double r2 = test::r2(fresh.y, model->predict(fresh.X));
+  BOOST_TEST_MESSAGE("random_forest friedman1 R2 = " << r2);
+  BOOST_TEST(r2 > 0.6);
+}
+
+BOOST_AUTO_TEST_CASE(single_deep_tree_fits_a_step_exactly) {
+  // x0 on a grid of 10 values, y a step at 0.35; columns 1..3 are noise. One tree on all rows, all features.
+  Rng rng(3);
+  test::Problem data{Matrix(200, 4), Vector(200)};
+  for (Index i = 0; i < 200; ++i) {
+    data.X(i, 0) = static_cast<float>(i % 10) / 10.0f;
+    for (Index j = 1; j < 4; ++j) data.X(i, j) = static_cast<float>(rng.uniform());
+    data.y[i] = data.X(i, 0) < 0.35f ? 5.0 : -2.0;
+  }
+  RandomForestParams params;
+  params.n_estimators = 1;
+  params.bootstrap = false;
+  params.max_depth = 0;
+  const auto model = fit_rf(params, data);
+  const Vector pred = model->predict(data.X);
+  for (Index i = 0; i < 200; ++i) BOOST_TEST(pred[i] == data.y[i]);
+  const FlatTree& tree = model->trees()->trees.at(0);
+  BOOST_TEST(tree.feature.size() == 3u);  // one split, two pure leaves
+  BOOST_TEST(tree.feature[0] == 0);
+  BOOST_TEST((tree.threshold[0] > 0.3f && tree.threshold[0] < 0.4f));  // halfway between 0.3 and 0.4
+}
+
+BOOST_AUTO_TEST_CASE(unlimited_depth_without_bootstrap_interpolates_training_data) {
+  const auto data = test::friedman1(300, 6, 1.0, 5);
+  RandomForestParams params;
+  params.n_estimators = 3;
+  params.bootstrap = false;
+  params.max_depth = 0;
+  params.max_features = 0.5;
+  const Vector pred = fit_rf(params, data)->predict(data.X);
+  BOOST_TEST((pred - data.y).cwiseAbs().maxCoeff() < 1e-9);
+}
+
+BOOST_AUTO_TEST_CASE(bit_identical_for_any_thread_count) {
+  const auto data = test::friedman1(400, 30, 1.0, 7);
+  const auto fresh = test::friedman1(200, 30, 1.0, 8);
+  RandomForestParams params;
+  params.n_estimators = 25;
+  params.max_features = 0.3;
+  const auto one = fit_rf(params, data, 99, 1);
+  const auto two = fit_rf(params, data, 99, 2);
+  const auto three = fit_rf(params, data, 99, 3);
+  BOOST_TEST((one->predict(fresh.X).array() == two->predict(fresh.X).array()).all());
+  BOOST_TEST(one->serialize() == two->serialize());
+  BOOST_TEST(one->serialize() == three->serialize());
+  // ... and the seed matters.
+  BOOST_TEST(one->serialize() != fit_rf(params, data, 100, 2)->serialize());
+}
+
+BOOST_AUTO_TEST_CASE(serialize_round_trip_is_exact) {
+  const auto data = test::friedman1(300, 8, 1.0, 9);
+  auto fresh = test::friedman1(100, 8, 1.0, 10);
+  fresh.X(0, 3) = std::numeric_limits<float>::quiet_NaN();
+  const auto estimator = make_random_forest(RandomForestParams{});
+  const auto model = estimator->fit(data.X, data.y, FitOptions{3, 2});
+  const std::string bytes = model->serialize();
+  const auto restored = estimator->deserialize(bytes);
+  BOOST_TEST(restored->num_features() == 8);
+  const Vector a = model->predict(fresh.X), b = restored->predict(fresh.X);
+  BOOST_TEST((a.array() == b.array()).all());
+  BOOST_TEST(restored->serialize() == bytes);
+  BOOST_CHECK_THROW(estimator->deserialize(bytes.substr(0, bytes.size() / 2)), InputError);
+  BOOST_CHECK_THROW(estimator->deserialize("garbage"), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(tree_walker_equals_predict) {
+  const auto data = test::friedman1(300, 8, 1.0, 13);
+  const auto fresh = test::friedman1(100, 8, 1.0, 14);
+  RandomForestParams params;
+  params.n_estimators = 17;
+  const auto model = fit_rf(params, data);
+  const TreeEnsemble* ensemble = model->trees();
+  BOOST_REQUIRE(ensemble != nullptr);
+  BOOST_TEST(ensemble->trees.size() == 17u);
+  BOOST_TEST(ensemble->base_score == 0.0);
+  BOOST_TEST(ensemble->scale == 1.0 / 17);
+  BOOST_TEST(!ensemble->strict_less);
+  const Vector pred = model->predict(fresh.X);
+  for (Index i = 0; i < fresh.X.rows(); ++i) {
+    double sum = 0.0;
+    for (const FlatTree& tree : ensemble->trees) sum += predict_tree(tree, fresh.X.row(i).data(), false);
+    BOOST_TEST(ensemble->base_score + ensemble->scale * sum == pred[i]);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(max_depth_is_honoured) {
+  const auto data = test::friedman1(300, 8, 1.0, 15);
+  for (int depth : {1, 3}) {
+    RandomForestParams params;
+    params.n_estimators = 20;
+    params.max_depth = depth;
+    const auto model = fit_rf(params, data);
+    for (const FlatTree& tree : model->trees()->trees) {
+      const TreeShape shape = tree_shape(tree);
+      BOOST_TEST(shape.depth <= depth);
+      BOOST_TEST(shape.nodes == static_cast<std::int64_t>(tree.feature.size()));
+      if (depth == 1) BOOST_TEST(tree.feature.size() <= 3u);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(min_samples_leaf_and_split_are_honoured) {
+  const auto data = test::friedman1(400, 5, 1.0, 16);
+  for (bool bootstrap : {false, true}) {
+    RandomForestParams params;
+    params.n_estimators = 10;
+    params.max_depth = 0;
+    params.min_samples_leaf = 15;
+    params.bootstrap = bootstrap;
+    const auto model = fit_rf(params, data);
+    for (const FlatTree& tree : model->trees()->trees) {
+      std::map<std::int32_t, int> rows_per_leaf;
+      for (Index i = 0; i < data.X.rows(); ++i) ++rows_per_leaf[leaf_of(tree, data.X.row(i).data())];
+      // Every leaf holds >= 15 distinct training rows of its sample, hence >= 15 rows of the full data.
+      for (const auto& [leaf, count] : rows_per_leaf) BOOST_TEST(count >= 15);
+      BOOST_TEST(tree_shape(tree).leaves > 4);  // it did grow
+    }
+  }
+  RandomForestParams params;
+  params.n_estimators = 5;
+  params.max_depth = 0;
+  params.bootstrap = false;
+  params.min_samples_split = 400;  // the root (400 rows) may split, its children may not
+  const auto stumps = fit_rf(params, data);
+  for (const FlatTree& tree : stumps->trees()->trees) BOOST_TEST(tree.feature.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(max_features_limits_the_columns_searched) {
+  // Only column 0 matters. With all columns searched every root splits on it; with one column per node the root
+  // split feature varies from tree to tree. A constant column is never split on.
+  Rng rng(4);
+  test::Problem data{Matrix(200, 10), Vector(200)};
+  for (Index i = 0; i < 200; ++i) {
+    for (Index j = 0; j < 10; ++j) data.X(i, j) = static_cast<float>(rng.uniform());
+    data.X(i, 9) = 1.0f;
+    data.y[i] = 10.0 * data.X(i, 0);
+  }
+  RandomForestParams params;
+  params.n_estimators = 30;
+  params.max_depth = 3;
+  std::set<std::int32_t> roots_all, roots_one, used_one;
+  const auto all = fit_rf(params, data);
+  for (const FlatTree& tree : all->trees()->trees) roots_all.insert(tree.feature[0]);
+  params.max_features = 0.1;
+  const auto one = fit_rf(params, data);
+  for (const FlatTree& tree : one->trees()->trees) {
+    roots_one.insert(tree.feature[0]);
+    for (auto f : tree.feature) used_one.insert(f);
+  }
+  BOOST_TEST(roots_all == std::set<std::int32_t>{0});
+  BOOST_TEST(roots_one.size() > 3u);
+  BOOST_TEST(!used_one.contains(9));
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_throws_input_error) {
+  const auto estimator = make_random_forest(RandomForestParams{});
+  const FitOptions options{};
+  BOOST_CHECK_THROW(estimator->fit(Matrix(0, 3), Vector(0), options), InputError);
+  BOOST_CHECK_THROW(estimator->fit(Matrix(5, 0), Vector(5), options), InputError);
+  BOOST_CHECK_THROW(estimator->fit(Matrix::Zero(5, 3), Vector::Zero(4), options), InputError);
+  Matrix with_nan = Matrix::Zero(5, 3);
+  with_nan(2, 1) = std::numeric_limits<float>::quiet_NaN();
+  BOOST_CHECK_THROW(estimator->fit(with_nan, Vector::Zero(5), options), InputError);
+  const auto model = estimator->fit(Matrix::Zero(5, 3), Vector::Zero(5), options);
+  BOOST_CHECK_THROW(model->predict(Matrix::Zero(2, 4)), InputError);
+  RandomForestParams bad;
+  bad.max_features = 0.0;
+  BOOST_CHECK_THROW(make_random_forest(bad), ConfigError);
+}
+
+BOOST_AUTO_TEST_CASE(tiny_inputs_give_constant_trees) {
+  Matrix X(1, 2);
+  X << 1.0f, 2.0f;
+  Vector y(1);
+  y << 4.5;
+  const auto model = make_random_forest(RandomForestParams{})->fit(X, y, FitOptions{});
+  BOOST_TEST(model->predict(Matrix::Zero(3, 2)).isApproxToConstant(4.5));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
