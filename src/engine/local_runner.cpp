@@ -27,8 +27,19 @@ void check_period(const Dataset& data, const BanditConfig& bandit, const std::st
 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context,
                     const RoundCallback& on_round) {
+  const auto start = Clock::now();
+  auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
+  RunResult result = run_local(job, job_text, context, *source, on_round);
+  result.timings.data_seconds += std::chrono::duration<double>(Clock::now() - start).count() - result.timings.wall_seconds;
+  result.timings.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source_ref,
+                    const RoundCallback& on_round) {
   const auto wall_start = Clock::now();
   const bool online = job.bandit.mode == "online";
+  DataSource* source = &source_ref;
   RunResult result;
   result.policy = job.bandit.policy;
   result.estimator = job.estimator.name;
@@ -37,8 +48,6 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
   result.threads = context.threads;
 
   auto data_start = Clock::now();
-  auto source = make_data_source(job.data, context.seed, online);
-  result.timings.data_seconds += std::chrono::duration<double>(Clock::now() - data_start).count();
   result.data_origin = source->describe();
   result.feature_names = source->feature_names();
   const Index p = source->num_features();

@@ -9,6 +9,7 @@
 
 #include "config/job_config.hpp"
 #include "core/context.hpp"
+#include "data/source.hpp"
 #include "output/run_result.hpp"
 
 namespace bfs {
@@ -26,6 +27,9 @@ using RoundCallback = std::function<void(const RoundReport&)>;
 
 /// Runs the job; the result's job_text is `job_text`. Throws InputError / ConfigError on bad data or job.
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context,
+                    const RoundCallback& on_round = {});
+/// Same, on a given source instead of the one [data] describes (tests, embedding).
+RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                     const RoundCallback& on_round = {});
 
 }  // namespace bfs
