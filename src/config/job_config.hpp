@@ -3,6 +3,7 @@
 // bounds, allowed values and description live next to it in the schema (config/schema.cpp), which drives parsing,
 // validation, --set overrides and the canonical dump stored in results.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct RewardConfig {
   int repeats = 10;               ///< B permutation repeats (Algorithm 3)
   /// relative rule: |R²_test| below this is treated as "no signal" and every reward is 0.
   double min_abs_r2 = 1e-6;
+  /// An evaluation whose test R² is below this had no out-of-sample skill, so its permutation drops carry no
+  /// information about importance: it updates no posterior. −inf (the default) is paper 000's algorithm exactly.
+  double min_r2 = -std::numeric_limits<double>::infinity();
   /// Bundles of feature names permuted together (grouped permutation importance).
   std::vector<std::vector<std::string>> groups;
 };

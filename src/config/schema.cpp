@@ -55,6 +55,7 @@ void visit(RewardConfig& c, V& v) {
   v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
   v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
   v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
+  v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
   v("groups", c.groups, text("bundles of feature names permuted together"));
 }
 

@@ -22,6 +22,8 @@ class CoordinatorState {
   std::vector<ArmDraw> draw_round(std::int32_t round) const;
   /// Applies one evaluated arm's rewards (call in slot order).
   void apply(const FeatureSet& arm, const std::vector<std::uint8_t>& rewards, const EvaluationRecord& record);
+  /// Records an evaluation that updates no posterior (discarded by reward.min_r2).
+  void record(const EvaluationRecord& record) { records_.push_back(record); }
   /// Closes the round: records the trajectory row, updates truth separation; true when the stopping rule fires.
   bool end_round(std::int32_t round, std::int32_t period);
 

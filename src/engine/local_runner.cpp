@@ -94,8 +94,10 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
           record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
           record.r2_test = outcome.r2_test;
           for (auto r : outcome.rewards) record.rewards += r;
+          record.updated = outcome.r2_test >= job.reward.min_r2 ? 1 : 0;
           policy_start = Clock::now();
-          state.apply(outcome.arm, outcome.rewards, record);
+          if (record.updated) state.apply(outcome.arm, outcome.rewards, record);
+          else state.record(record);  // discarded by reward.min_r2: recorded, but no arm is updated
           result.timings.policy_seconds += std::chrono::duration<double>(Clock::now() - policy_start).count();
           report.r2_test = outcome.r2_test;
           report.arm_size = outcome.arm.size();

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -283,16 +284,28 @@ class RandomForest final : public Estimator {
     ensemble.scale = 1.0 / params_.n_estimators;
     ensemble.base_score = 0.0;
     ensemble.strict_less = false;
+    // Exceptions (only bad_alloc is possible) must not cross the OpenMP constructs: keep the first, rethrow after.
     std::exception_ptr error;
+    const auto keep_error = [&error] {
+#pragma omp critical(bfs_random_forest_error)
+      if (!error) error = std::current_exception();
+    };
 #pragma omp parallel num_threads(threads)
     {
+      std::unique_ptr<TreeBuilder> builder;
       try {
-        TreeBuilder builder(params_, presorted, y, p, m);
-#pragma omp for schedule(dynamic, 1)
-        for (int t = 0; t < params_.n_estimators; ++t) ensemble.trees[t] = builder.build(options.seed, t);
+        builder = std::make_unique<TreeBuilder>(params_, presorted, y, p, m);
       } catch (...) {
-#pragma omp critical(bfs_random_forest_error)
-        if (!error) error = std::current_exception();
+        keep_error();
+      }
+#pragma omp for schedule(dynamic, 1)
+      for (int t = 0; t < params_.n_estimators; ++t) {
+        if (!builder) continue;
+        try {
+          ensemble.trees[t] = builder->build(options.seed, t);
+        } catch (...) {
+          keep_error();
+        }
       }
     }
     if (error) std::rethrow_exception(error);

@@ -194,14 +194,15 @@ RunResult read_result_h5(const std::string& path) {
   const auto period = in.read_1d<std::int32_t>("evaluations/period");
   const auto arm_size = in.read_1d<std::int32_t>("evaluations/arm_size");
   const auto rewards = in.read_1d<std::int32_t>("evaluations/rewards");
+  const auto updated = in.read_1d<std::int32_t>("evaluations/updated");
   const auto r2_test = in.read_1d<double>("evaluations/r2_test");
   const std::size_t n = iteration.size();
-  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || r2_test.size() != n) {
+  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || updated.size() != n || r2_test.size() != n) {
     in.fail("the /evaluations datasets differ in length");
   }
   r.evaluations.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    r.evaluations[i] = EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], r2_test[i], rewards[i]};
+    r.evaluations[i] = EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], r2_test[i], rewards[i], updated[i]};
   }
 
   r.version = in.string_attr("version");

@@ -158,7 +158,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
     H5Handle group = detail::h5_group(
         check_id(H5Gcreate2(root, "evaluations", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), "create group evaluations"));
     const std::size_t n = r.evaluations.size();
-    std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n);
+    std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n), updated(n);
     std::vector<double> r2_test(n);
     for (std::size_t i = 0; i < n; ++i) {
       const EvaluationRecord& e = r.evaluations[i];
@@ -167,6 +167,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
       period[i] = e.period;
       arm_size[i] = e.arm_size;
       rewards[i] = e.rewards;
+      updated[i] = e.updated;
       r2_test[i] = e.r2_test;
     }
     write_1d(group.get(), "iteration", iteration);
@@ -174,6 +175,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_1d(group.get(), "period", period);
     write_1d(group.get(), "arm_size", arm_size);
     write_1d(group.get(), "rewards", rewards);
+    write_1d(group.get(), "updated", updated);
     write_1d(group.get(), "r2_test", r2_test);
   }
 

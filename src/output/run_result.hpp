@@ -18,6 +18,7 @@ struct EvaluationRecord {
   std::int32_t arm_size = 0;   ///< |S_t|
   double r2_test = 0.0;        ///< out-of-sample R² of the fitted model
   std::int32_t rewards = 0;    ///< number of played features with reward 1
+  std::int32_t updated = 1;    ///< 0 when reward.min_r2 discarded the evaluation (no posterior update)
 };
 
 /// Separation metrics against a known truth (paper 003 §6): computed on the final selected set.

@@ -59,6 +59,26 @@ BOOST_AUTO_TEST_CASE(online_runs_load_each_period_when_it_starts_and_never_early
   BOOST_TEST(result.trajectory.size() == 12u * 8u);
 }
 
+BOOST_AUTO_TEST_CASE(evaluations_without_skill_update_nothing_when_min_r2_is_set) {
+  std::vector<int> loads;
+  SpySource source(2, loads);
+  Context context;
+  JobConfig job = small_online_job();
+  job.reward.min_r2 = 0.999;  // no lasso fit reaches this on noisy friedman1
+  const RunResult result = run_local(job, "", context, source);
+  for (double a : result.alpha) BOOST_TEST(a == 1.0);
+  for (double b : result.beta) BOOST_TEST(b == 1.0);
+  BOOST_TEST(result.evaluations.size() == 8u);
+  for (const auto& e : result.evaluations) BOOST_TEST(e.updated == 0);
+  job.reward.min_r2 = -1e9;
+  const RunResult updated = run_local(job, "", context, source);
+  for (const auto& e : updated.evaluations) BOOST_TEST(e.updated == 1);
+  double total = 0;
+  for (double a : updated.alpha) total += a;
+  for (double b : updated.beta) total += b;
+  BOOST_TEST(total > 16.0);
+}
+
 BOOST_AUTO_TEST_CASE(a_constant_target_is_rejected) {
   class ConstantSource : public SpySource {
    public:

@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(result_h5_datasets_are_byte_identical_for_identical_results
   write_result_h5(result, tmp / "b.h5");
   const auto a = dataset_bytes(tmp / "a.h5");
   const auto b = dataset_bytes(tmp / "b.h5");
-  BOOST_TEST(a.size() == 14u);  // 8 top-level + 6 evaluations datasets (truth included)
+  BOOST_TEST(a.size() == 15u);  // 8 top-level + 7 evaluations datasets (truth included)
   BOOST_TEST(a.count("evaluations/r2_test") == 1u);
   BOOST_TEST((a == b));
   // Timings are attributes only: other timings, same dataset bytes.
