@@ -79,6 +79,11 @@ class Estimator {
   virtual std::unique_ptr<Model> deserialize(std::string_view bytes) const = 0;
 };
 
+/// The checks every fit starts with: at least one row and one column, X.rows() == y.size(), y finite, X without
+/// infinities and (unless allow_nan_x, for estimators with missing-value branches) without NaN. Throws InputError
+/// naming `what` (the estimator) and the offending row and column.
+void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x);
+
 /// Factories, one per estimator (implemented next to each estimator).
 std::unique_ptr<Estimator> make_lasso(const LassoParams& params);
 std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params);

@@ -7,7 +7,8 @@
 // rows is computed after each round (XGBoost's cached DMatrix prediction adds only the new tree, so this is O(n_val)
 // per round, in full precision rather than parsing the rounded text of XGBoosterEvalOneIter); boosting stops after
 // early_stopping_rounds rounds without a strict improvement and the model predicts with the best number of rounds
-// (iteration_end), which serialize() stores next to XGBoost's UBJ model bytes.
+// (iteration_end), which serialize() stores next to XGBoost's UBJ model bytes (with their length and an FNV-1a
+// checksum: XGBoost's UBJ reader does not bounds-check, so damaged bytes are rejected before it sees them).
 //
 // base_score is set to the mean training target (what XGBoost >= 2.0 does by default; 1.7 would start at 0.5 and
 // waste early rounds on the intercept).
@@ -28,6 +29,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -74,6 +76,14 @@ DMatrixPtr make_dmatrix(const float* data, Index rows, Index cols, const std::ve
   DMatrixPtr owned(handle);
   BFS_XGB(XGDMatrixSetFloatInfo, handle, "label", labels.data(), static_cast<bst_ulong>(labels.size()));
   return owned;
+}
+
+/// FNV-1a over the XGBoost model bytes. XGBoost's UBJ reader does not bounds-check (a truncated buffer crashes
+/// it), so deserialize() hands it only bytes whose length and checksum match what serialize() wrote.
+std::uint64_t fnv1a(std::string_view bytes) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
 }
 
 std::string predict_config(int iteration_end) {
@@ -160,11 +170,16 @@ class GbmModel final : public Model {
     bst_ulong length = 0;
     const char* bytes = nullptr;
     BFS_XGB(XGBoosterSaveModelToBuffer, booster_.get(), R"({"format": "ubj"})", &length, &bytes);
+    // Layout: magic, int64 features, int32 rounds used, uint64 model length, uint64 FNV-1a, XGBoost UBJ bytes.
     std::string out(kMagic);
     const auto p = static_cast<std::int64_t>(num_features_);
     const auto rounds = static_cast<std::int32_t>(rounds_);
+    const auto size = static_cast<std::uint64_t>(length);
+    const std::uint64_t hash = fnv1a(std::string_view(bytes, length));
     out.append(reinterpret_cast<const char*>(&p), sizeof(p));
     out.append(reinterpret_cast<const char*>(&rounds), sizeof(rounds));
+    out.append(reinterpret_cast<const char*>(&size), sizeof(size));
+    out.append(reinterpret_cast<const char*>(&hash), sizeof(hash));
     out.append(bytes, length);
     return out;
   }
@@ -302,13 +317,19 @@ class Gbm final : public Estimator {
     const std::string what = "gbm model bytes";
     std::int64_t p = 0;
     std::int32_t rounds = 0;
+    std::uint64_t size = 0, hash = 0;
     if (!bytes.starts_with(kMagic)) throw InputError(what + ": not a serialized gbm model");
     bytes.remove_prefix(kMagic.size());
-    if (bytes.size() < sizeof(p) + sizeof(rounds)) throw InputError(what + ": truncated");
+    constexpr std::size_t kHeader = sizeof(p) + sizeof(rounds) + sizeof(size) + sizeof(hash);
+    if (bytes.size() < kHeader) throw InputError(what + ": truncated");
     std::memcpy(&p, bytes.data(), sizeof(p));
     std::memcpy(&rounds, bytes.data() + sizeof(p), sizeof(rounds));
-    bytes.remove_prefix(sizeof(p) + sizeof(rounds));
+    std::memcpy(&size, bytes.data() + sizeof(p) + sizeof(rounds), sizeof(size));
+    std::memcpy(&hash, bytes.data() + sizeof(p) + sizeof(rounds) + sizeof(size), sizeof(hash));
+    bytes.remove_prefix(kHeader);
     if (p <= 0 || rounds <= 0) throw InputError(what + ": bad header");
+    if (size != bytes.size()) throw InputError(what + ": truncated or padded XGBoost model");
+    if (fnv1a(bytes) != hash) throw InputError(what + ": checksum mismatch (corrupted XGBoost model)");
 
     BoosterHandle raw = nullptr;
     BFS_XGB(XGBoosterCreate, nullptr, 0, &raw);

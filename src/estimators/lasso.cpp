@@ -12,21 +12,13 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "estimators/detail/model_text.hpp"
 #include "core/rng.hpp"
 
 namespace bfs {
 
 namespace {
 
-void check_input(const Matrix& X, const Vector& y) {
-  if (X.rows() == 0) throw InputError("lasso: cannot fit on zero rows");
-  if (X.cols() == 0) throw InputError("lasso: cannot fit on zero columns");
-  if (X.rows() != y.size()) {
-    throw InputError(detail::concat("lasso: X has ", X.rows(), " rows but y has ", y.size(), " values"));
-  }
-  if (!X.allFinite()) throw InputError("lasso: X contains NaN or infinite values");
-  if (!y.allFinite()) throw InputError("lasso: y contains NaN or infinite values");
-}
 
 /// The rows of X (a subset, or all) standardised into a column-major double matrix, plus what undoes it.
 struct Standardised {
@@ -155,22 +147,7 @@ std::vector<double> log_path(double lambda_max, int n_lambdas, double ratio) {
   return path;
 }
 
-void append_double(std::string& out, double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%a", v);  // hex float: exact round trip through strtod
-  out += buffer;
-}
 
-double parse_double(std::istream& in, const char* what) {
-  std::string token;
-  if (!(in >> token)) throw InputError(detail::concat("lasso: serialized model truncated at ", what));
-  char* end = nullptr;
-  const double v = std::strtod(token.c_str(), &end);
-  if (end == token.c_str() || *end != '\0') {
-    throw InputError(detail::concat("lasso: serialized model has bad number '", token, "' for ", what));
-  }
-  return v;
-}
 
 class LassoEstimator final : public Estimator {
  public:
@@ -178,7 +155,7 @@ class LassoEstimator final : public Estimator {
   std::string_view name() const override { return "lasso"; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
-    check_input(X, y);
+    validate_fit_input(X, y, "lasso", /*allow_nan_x=*/false);
     const Standardised all = standardise(X, y, {});
     const Index p = X.cols();
     if (params_.cv_folds <= 0) {
@@ -319,12 +296,12 @@ std::string LassoModel::serialize() const {
   std::string out = "banditfs-lasso 1\n";
   out += std::to_string(num_features());
   out += ' ';
-  append_double(out, lambda_);
+  detail::append_double(out, lambda_);
   out += ' ';
-  append_double(out, linear_.intercept);
+  detail::append_double(out, linear_.intercept);
   out += '\n';
   for (Index j = 0; j < num_features(); ++j) {
-    append_double(out, linear_.coef[j]);
+    detail::append_double(out, linear_.coef[j]);
     out += j + 1 == num_features() ? '\n' : ' ';
   }
   return out;
@@ -339,15 +316,15 @@ std::unique_ptr<LassoModel> LassoModel::deserialize(std::string_view bytes) {
     throw InputError("lasso: not a serialized lasso model (expected header 'banditfs-lasso 1')");
   }
   if (!(in >> p) || p < 0) throw InputError("lasso: serialized model has a bad feature count");
-  const double lambda = parse_double(in, "lambda");
-  const double intercept = parse_double(in, "intercept");
+  const double lambda = detail::parse_double(in, "lasso", "lambda");
+  const double intercept = detail::parse_double(in, "lasso", "intercept");
   Vector coef(static_cast<Index>(p));
-  for (Index j = 0; j < coef.size(); ++j) coef[j] = parse_double(in, "coefficients");
+  for (Index j = 0; j < coef.size(); ++j) coef[j] = detail::parse_double(in, "lasso", "coefficients");
   return std::make_unique<LassoModel>(std::move(coef), intercept, lambda);
 }
 
 std::vector<double> lasso_lambda_path(const Matrix& X, const Vector& y, int n_lambdas, double lambda_min_ratio) {
-  check_input(X, y);
+  validate_fit_input(X, y, "lasso", /*allow_nan_x=*/false);
   return log_path(lambda_max_of(standardise(X, y, {})), n_lambdas, lambda_min_ratio);
 }
 

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "estimators/detail/model_text.hpp"
 #include "core/rng.hpp"
 
 namespace bfs {
@@ -22,15 +23,6 @@ namespace {
 
 using Layer = MlpModel::Layer;
 
-void check_input(const Matrix& X, const Vector& y) {
-  if (X.rows() == 0) throw InputError("mlp: cannot fit on zero rows");
-  if (X.cols() == 0) throw InputError("mlp: cannot fit on zero columns");
-  if (X.rows() != y.size()) {
-    throw InputError(detail::concat("mlp: X has ", X.rows(), " rows but y has ", y.size(), " values"));
-  }
-  if (!X.allFinite()) throw InputError("mlp: X contains NaN or infinite values");
-  if (!y.allFinite()) throw InputError("mlp: y contains NaN or infinite values");
-}
 
 /// dst = lhs·rhs on one thread. Eigen's GEMM splits a product over OpenMP threads once rows·cols·depth ≥ 1e5
 /// (Parallelizer.h, kMinTaskSize = 5e4), which changes the rounding with OMP_NUM_THREADS and is slow when the cores
@@ -84,29 +76,8 @@ double mse(const Eigen::MatrixXd& prediction, const Eigen::MatrixXd& target) {
   return (prediction - target).squaredNorm() / static_cast<double>(target.cols());
 }
 
-void append_double(std::string& out, double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%a", v);  // hex float: exact round trip through strtod
-  out += buffer;
-  out += ' ';
-}
 
-double parse_double(std::istream& in, const char* what) {
-  std::string token;
-  if (!(in >> token)) throw InputError(detail::concat("mlp: serialized model truncated at ", what));
-  char* end = nullptr;
-  const double v = std::strtod(token.c_str(), &end);
-  if (end == token.c_str() || *end != '\0') {
-    throw InputError(detail::concat("mlp: serialized model has bad number '", token, "' for ", what));
-  }
-  return v;
-}
 
-long long parse_int(std::istream& in, const char* what, long long lo, long long hi) {
-  long long v = 0;
-  if (!(in >> v) || v < lo || v > hi) throw InputError(detail::concat("mlp: serialized model has a bad ", what));
-  return v;
-}
 
 class MlpEstimator final : public Estimator {
  public:
@@ -114,7 +85,7 @@ class MlpEstimator final : public Estimator {
   std::string_view name() const override { return "mlp"; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
-    check_input(X, y);
+    validate_fit_input(X, y, "mlp", /*allow_nan_x=*/false);
     const Index n = X.rows();
     const Index p = X.cols();
 
@@ -296,18 +267,18 @@ std::string MlpModel::serialize() const {
   out += std::to_string(layers_.size()) + ' ' + std::to_string(num_features());
   for (const Layer& layer : layers_) out += ' ' + std::to_string(layer.weights.rows());
   out += '\n' + std::to_string(epochs_) + ' ' + (stopped_early_ ? "1" : "0") + '\n';
-  append_double(out, y_mean_);
-  append_double(out, y_sd_);
+  detail::append_double(out, y_mean_);
+  detail::append_double(out, y_sd_);
   out += '\n';
-  for (Index j = 0; j < num_features(); ++j) append_double(out, x_mean_[j]);
+  for (Index j = 0; j < num_features(); ++j) detail::append_double(out, x_mean_[j]);
   out += '\n';
-  for (Index j = 0; j < num_features(); ++j) append_double(out, x_sd_[j]);
+  for (Index j = 0; j < num_features(); ++j) detail::append_double(out, x_sd_[j]);
   out += '\n';
   for (const Layer& layer : layers_) {
     for (Index o = 0; o < layer.weights.rows(); ++o) {
-      for (Index i = 0; i < layer.weights.cols(); ++i) append_double(out, layer.weights(o, i));
+      for (Index i = 0; i < layer.weights.cols(); ++i) detail::append_double(out, layer.weights(o, i));
     }
-    for (Index o = 0; o < layer.bias.size(); ++o) append_double(out, layer.bias[o]);
+    for (Index o = 0; o < layer.bias.size(); ++o) detail::append_double(out, layer.bias[o]);
     out += '\n';
   }
   return out;
@@ -320,23 +291,23 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
   if (!(in >> magic >> version) || magic != "banditfs-mlp" || version != 1) {
     throw InputError("mlp: not a serialized mlp model (expected header 'banditfs-mlp 1')");
   }
-  const auto n_layers = static_cast<std::size_t>(parse_int(in, "layer count", 1, 1000));
-  std::vector<Index> dims{static_cast<Index>(parse_int(in, "input count", 1, 1LL << 31))};
-  for (std::size_t l = 0; l < n_layers; ++l) dims.push_back(static_cast<Index>(parse_int(in, "layer width", 1, 1LL << 24)));
-  const int epochs = static_cast<int>(parse_int(in, "epoch count", 0, 1LL << 31));
-  const bool stopped_early = parse_int(in, "early-stopping flag", 0, 1) == 1;
-  const double y_mean = parse_double(in, "target mean");
-  const double y_sd = parse_double(in, "target sd");
+  const auto n_layers = static_cast<std::size_t>(detail::parse_int(in, "mlp", "layer count", 1, 1000));
+  std::vector<Index> dims{static_cast<Index>(detail::parse_int(in, "mlp", "input count", 1, 1LL << 31))};
+  for (std::size_t l = 0; l < n_layers; ++l) dims.push_back(static_cast<Index>(detail::parse_int(in, "mlp", "layer width", 1, 1LL << 24)));
+  const int epochs = static_cast<int>(detail::parse_int(in, "mlp", "epoch count", 0, 1LL << 31));
+  const bool stopped_early = detail::parse_int(in, "mlp", "early-stopping flag", 0, 1) == 1;
+  const double y_mean = detail::parse_double(in, "mlp", "target mean");
+  const double y_sd = detail::parse_double(in, "mlp", "target sd");
   Vector x_mean(dims[0]), x_sd(dims[0]);
-  for (Index j = 0; j < dims[0]; ++j) x_mean[j] = parse_double(in, "input means");
-  for (Index j = 0; j < dims[0]; ++j) x_sd[j] = parse_double(in, "input sds");
+  for (Index j = 0; j < dims[0]; ++j) x_mean[j] = detail::parse_double(in, "mlp", "input means");
+  for (Index j = 0; j < dims[0]; ++j) x_sd[j] = detail::parse_double(in, "mlp", "input sds");
   std::vector<Layer> layers;
   for (std::size_t l = 0; l < n_layers; ++l) {
     Layer layer{Eigen::MatrixXd(dims[l + 1], dims[l]), Eigen::VectorXd(dims[l + 1])};
     for (Index o = 0; o < layer.weights.rows(); ++o) {
-      for (Index i = 0; i < layer.weights.cols(); ++i) layer.weights(o, i) = parse_double(in, "weights");
+      for (Index i = 0; i < layer.weights.cols(); ++i) layer.weights(o, i) = detail::parse_double(in, "mlp", "weights");
     }
-    for (Index o = 0; o < layer.bias.size(); ++o) layer.bias[o] = parse_double(in, "biases");
+    for (Index o = 0; o < layer.bias.size(); ++o) layer.bias[o] = detail::parse_double(in, "mlp", "biases");
     layers.push_back(std::move(layer));
   }
   if (dims.back() != 1) throw InputError("mlp: serialized model's output layer must have one unit");

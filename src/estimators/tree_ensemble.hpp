@@ -15,9 +15,6 @@ namespace bfs {
 /// (each row's value does not depend on it).
 Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threads = 1);
 
-/// The checks every fit starts with: at least one row and one column, X.rows() == y.size(), y finite, and (unless
-/// allow_nan_x) no NaN in X. Throws InputError naming `what` (the estimator).
-void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x);
 
 /// Number of nodes reachable from the root, the depth (root only = 0) and the leaf count of one tree.
 struct TreeShape {
