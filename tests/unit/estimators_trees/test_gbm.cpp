@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(tree_export_matches_xgboost_prediction_with_missing_values)
   lossguide.subsample = 0.7;
   lossguide.colsample = 0.6;
   for (const GbmParams& params : {depthwise, lossguide}) {
-    const auto model = fit_gbm(params, train, 5, 2);
+    const auto model = fit_gbm(params, train, 5, 1);
     check_walker_matches(*model, fresh.X);
     check_walker_matches(*model, train.X);
     BOOST_TEST(std::abs(model->trees()->base_score - (train.y.mean())) < 5.0);
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(serialize_round_trip_is_exact) {
   auto fresh = test::friedman1(200, 8, 1.0, 32);
   punch_holes(fresh.X, 0.1, 33);
   const auto estimator = make_gbm(GbmParams{});
-  const auto model = estimator->fit(train.X, train.y, FitOptions{4, 2});
+  const auto model = estimator->fit(train.X, train.y, FitOptions{4, 1});
   const std::string bytes = model->serialize();
   const auto restored = estimator->deserialize(bytes);
   BOOST_TEST(restored->num_features() == 8);
