@@ -10,4 +10,4 @@ bash scripts/build.sh -DBANDITFS_BUILD_TESTS=OFF
 out=results/quickstart
 /usr/bin/python3 scripts/plot_trajectories.py "$out/result.h5" "$out/trajectories.png" \
   --title "banditfs quick start: friedman1, p = 200, random forest, TTTS"
-echo "plot:    $out/trajectories.png"
+echo "picture: $out/trajectories.png (inclusion-probability trajectories, truth in red; top-25 bar chart)"

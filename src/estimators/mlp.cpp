@@ -247,11 +247,20 @@ Vector MlpModel::predict(const Matrix& X) const {
   if (X.cols() != num_features()) {
     throw InputError(detail::concat("mlp: model has ", num_features(), " features but X has ", X.cols(), " columns"));
   }
-  const std::size_t L = layers_.size();
   const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> x = X.cast<double>();
   Eigen::MatrixXd a;
   serial_product(a, first_.weights, x.transpose());
   a.colwise() += first_.bias;
+  return predict_from_first_preactivation(a);
+}
+
+Vector MlpModel::predict_from_first_preactivation(const Eigen::MatrixXd& Z) const {
+  if (Z.rows() != first_.weights.rows()) {
+    throw InputError(detail::concat("mlp: pre-activations have ", Z.rows(), " rows, the first layer ",
+                                    first_.weights.rows(), " units"));
+  }
+  const std::size_t L = layers_.size();
+  Eigen::MatrixXd a = Z;
   for (std::size_t l = 1; l < L; ++l) {
     a = a.cwiseMax(0.0);
     Eigen::MatrixXd z;

@@ -31,6 +31,10 @@ class MlpModel final : public Model {
   /// first pre-activation exactly this way, so a fast path built on it agrees with predict().
   const FirstLayer* first_layer() const override { return &first_; }
 
+  /// The rest of the forward pass from first-layer pre-activations Z = W x + b of first_layer() (hidden × rows,
+  /// one row per column): predict(X) is exactly this applied to its own Z. Used by the MLP importance fast path.
+  Vector predict_from_first_preactivation(const Eigen::MatrixXd& Z) const;
+
   /// The trained layers (on standardised inputs/target) and the standardisation they expect.
   const std::vector<Layer>& layers() const { return layers_; }
   const Vector& x_mean() const { return x_mean_; }

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "importance/fast_paths.hpp"
 #include "importance/metrics.hpp"
 
 namespace bfs {
@@ -48,8 +49,12 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
   BFS_CHECK(request.groups.size() == request.stream_ids.size());
   BFS_CHECK(request.repeats >= 1);
   const Matrix& X = *request.X_test;
+  const Vector y_hat = request.model->predict(X);  // the baseline, once per arm, shared by every path
+  if (request.path == ImportancePath::Auto) {
+    if (auto fast = fast_permutation_importance(request, y_hat)) return std::move(*fast);
+  }
   ImportanceResult result;
-  result.baseline_r2 = r2_score(*request.y_test, request.model->predict(X));
+  result.baseline_r2 = r2_score(*request.y_test, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
   const bool parallel = request.model->supports_concurrent_predict() && request.threads > 1 && groups > 1;

@@ -3,7 +3,7 @@
 // permuted))]. A group of columns (a bundle of correlated features) is permuted together with one row permutation.
 //
 // Permutations are drawn from the stream (seed, round, slot, Permutation, stream_id) of each group, B in a row, so
-// every path — this general one and the exact fast paths of a later issue — sees the same permutations and gives
+// every path — the general one and the exact fast paths of fast_paths.hpp — sees the same permutations and gives
 // the same numbers, whatever the thread count.
 #include <cstdint>
 #include <vector>
@@ -12,6 +12,13 @@
 #include "estimators/estimator.hpp"
 
 namespace bfs {
+
+/// Which path permutation_importance() may take: Auto uses the model's exact fast path when it has one (trees,
+/// linear, MLP first layer; see fast_paths.hpp), Generic always re-predicts permuted copies (tests, benchmarks).
+enum class ImportancePath { Auto, Generic };
+
+/// The path that actually ran.
+enum class ImportanceMethod { Generic, Trees, Linear, Mlp };
 
 struct ImportanceRequest {
   const Model* model = nullptr;
@@ -26,18 +33,21 @@ struct ImportanceRequest {
   std::uint64_t round = 0;
   std::uint64_t slot = 0;
   int threads = 1;
+  ImportancePath path = ImportancePath::Auto;
 };
 
 struct ImportanceResult {
   double baseline_r2 = 0.0;    ///< R² of the unpermuted test set
   std::vector<double> scores;  ///< mean R² drop per group
+  ImportanceMethod method = ImportanceMethod::Generic;
 };
 
 /// The B permutations of the test rows for one group, in order.
 std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group);
 
-/// General path for any model: for each group the B permuted copies of the test set are stacked into one matrix
-/// and predicted in one call. Groups run in parallel when the model allows concurrent predictions.
+/// Predicts the unpermuted test set once, then takes the model's exact fast path (request.path == Auto and the
+/// model has one) or else the general path: for each group the B permuted copies of the test set are stacked into
+/// one matrix and predicted in one call; groups run in parallel when the model allows concurrent predictions.
 ImportanceResult permutation_importance(const ImportanceRequest& request);
 
 /// Singleton groups {0}, {1}, ..., {k−1}.

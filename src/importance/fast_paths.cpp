@@ -1,0 +1,143 @@
+// Dispatch to the exact fast paths, and the two closed-form ones: linear models and the MLP's first layer
+// (see fast_paths.hpp; the tree path is in tree_importance.cpp).
+#include "importance/fast_paths.hpp"
+
+#include <cstdint>
+
+#include "core/error.hpp"
+#include "estimators/mlp.hpp"
+#include "importance/metrics.hpp"
+
+namespace bfs {
+
+namespace detail {
+double r2_drop(const Vector& y, double baseline_r2, const Vector& y_permuted) {
+  return baseline_r2 - r2_score(y, y_permuted);
+}
+}  // namespace detail
+
+std::optional<ImportanceResult> fast_permutation_importance(const ImportanceRequest& request, const Vector& y_hat) {
+  if (request.X_test->rows() == 0) return std::nullopt;
+  if (const TreeEnsemble* trees = request.model->trees()) return tree_permutation_importance(request, *trees, y_hat);
+  if (const LinearStructure* linear = request.model->linear()) {
+    return linear_permutation_importance(request, *linear, y_hat);
+  }
+  if (request.model->first_layer() != nullptr) {
+    if (const auto* mlp = dynamic_cast<const MlpModel*>(request.model)) {
+      return mlp_permutation_importance(request, *mlp, y_hat);
+    }
+  }
+  return std::nullopt;
+}
+
+ImportanceResult linear_permutation_importance(const ImportanceRequest& request, const LinearStructure& linear,
+                                               const Vector& y_hat) {
+  const Matrix& X = *request.X_test;
+  const Vector& y = *request.y_test;
+  const Index n = X.rows(), p = X.cols();
+  BFS_CHECK(linear.coef.size() == p);
+  ImportanceResult result;
+  result.method = ImportanceMethod::Linear;
+  result.baseline_r2 = r2_score(y, y_hat);
+  result.scores.assign(request.groups.size(), 0.0);
+  const auto groups = static_cast<std::int64_t>(request.groups.size());
+
+#pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
+  {
+    Vector y_perm(n);
+    std::vector<Index> active;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const auto group = static_cast<std::size_t>(g);
+      active.clear();
+      for (Index j : request.groups[group]) {
+        if (linear.coef[j] != 0.0) active.push_back(j);
+      }
+      if (active.empty()) continue;  // the prediction ignores these columns: exactly 0
+      const auto perms = importance_permutations(request, group);
+      double total = 0.0;
+      for (const auto& perm : perms) {
+        for (Index i = 0; i < n; ++i) {
+          const float* row = X.data() + i * p;
+          const float* src = X.data() + perm[static_cast<std::size_t>(i)] * p;
+          double delta = 0.0;
+          for (Index j : active) {
+            delta += linear.coef[j] * (static_cast<double>(src[j]) - static_cast<double>(row[j]));
+          }
+          y_perm[i] = y_hat[i] + delta;
+        }
+        total += detail::r2_drop(y, result.baseline_r2, y_perm);
+      }
+      result.scores[group] = total / request.repeats;
+    }
+  }
+  return result;
+}
+
+ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, const MlpModel& model,
+                                            const Vector& y_hat) {
+  const Matrix& X = *request.X_test;
+  const Vector& y = *request.y_test;
+  const Index n = X.rows(), p = X.cols();
+  const FirstLayer& first = *model.first_layer();
+  const Eigen::MatrixXd& W = first.weights;
+  const Index h = W.rows();
+  BFS_CHECK(W.cols() == p);
+  ImportanceResult result;
+  result.method = ImportanceMethod::Mlp;
+  result.baseline_r2 = r2_score(y, y_hat);
+  result.scores.assign(request.groups.size(), 0.0);
+
+  // Z = W x + b for every test row (h × n), by explicit loops: Eigen's GEMM may split over OpenMP threads, which
+  // would make the rounding of Z depend on the thread count.
+  Eigen::MatrixXd Z(h, n);
+  for (Index i = 0; i < n; ++i) {
+    auto z = Z.col(i);
+    z = first.bias;
+    const float* row = X.data() + i * p;
+    for (Index j = 0; j < p; ++j) {
+      const double x = row[j];
+      if (x != 0.0) z += W.col(j) * x;
+    }
+  }
+
+  const auto groups = static_cast<std::int64_t>(request.groups.size());
+#pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
+  {
+    // The B permuted copies side by side (h × B·n), finished in one call: one pass of the later layers per group.
+    Eigen::MatrixXd Z_perm(h, n * request.repeats);
+    std::vector<Index> active;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const auto group = static_cast<std::size_t>(g);
+      active.clear();
+      for (Index j : request.groups[group]) {
+        if (!W.col(j).isZero(0.0)) active.push_back(j);
+      }
+      if (active.empty()) continue;  // the network ignores these inputs: exactly 0
+      const auto perms = importance_permutations(request, group);
+      for (int b = 0; b < request.repeats; ++b) {
+        const auto& perm = perms[static_cast<std::size_t>(b)];
+        auto block = Z_perm.middleCols(static_cast<Index>(b) * n, n);
+        block = Z;
+        for (Index i = 0; i < n; ++i) {
+          const float* row = X.data() + i * p;
+          const float* src = X.data() + perm[static_cast<std::size_t>(i)] * p;
+          for (Index j : active) {
+            const double dx = static_cast<double>(src[j]) - static_cast<double>(row[j]);
+            if (dx != 0.0) block.col(i) += W.col(j) * dx;
+          }
+        }
+      }
+      const Vector y_perm = model.predict_from_first_preactivation(Z_perm);
+      double total = 0.0;
+      for (int b = 0; b < request.repeats; ++b) {
+        total += result.baseline_r2 - r2_score(y, y_perm, static_cast<Index>(b) * n);
+      }
+      result.scores[group] = total / request.repeats;
+    }
+  }
+  return result;
+}
+
+}  // namespace bfs

@@ -1,0 +1,49 @@
+#pragma once
+// Exact fast paths of permutation importance (paper 000 Algorithm 3; issue 4, DESIGN §4). Each one uses the same
+// permutations as the general path (importance_permutations) and the same R² arithmetic, and only avoids
+// re-predicting what a permutation cannot change:
+//
+//  - Tree ensembles (Model::trees()): per-tree predictions of the test rows are computed once; for a group, only the
+//    (row, tree) pairs whose original path meets a node splitting on one of its columns are looked at, and a row is
+//    re-walked only below the first such node where its permuted value turns the other way (tree_importance.cpp);
+//    the prediction of an affected row is then re-summed from its first changed
+//    tree on, in exactly the model's own summation (double for predict_ensemble, float32 in tree order for XGBoost:
+//    which one is found by checking the unpermuted predictions bit for bit, else the general path runs). So the
+//    permuted predictions, and hence the R² drops, are bit-identical to brute force. A column no test row's path
+//    meets has importance exactly 0 at no cost.
+//  - Linear models (Model::linear()): ŷ' = ŷ + Σ_{j∈group} coef_j·(x_perm(i),j − x_ij), O(n) per repeat; zero
+//    coefficients give exactly 0 at no cost. Equal to brute force up to rounding (~1e-16 relative in ŷ').
+//  - MLP (MlpModel with first_layer()): Z' = Z + W[:,j]·(x_perm − x)ᵀ on the first-layer pre-activations Z = W x + b,
+//    then the rest of the network (MlpModel::predict_from_first_preactivation). Equal to brute force up to rounding.
+//
+// Groups run in parallel over request.threads OpenMP threads; a group's score depends only on its own permutations
+// and is reduced over repeats in order, so results do not depend on the thread count.
+#include <optional>
+
+#include "core/types.hpp"
+#include "estimators/estimator.hpp"
+#include "importance/permutation.hpp"
+
+namespace bfs {
+
+class MlpModel;
+
+/// The model's exact fast path, or nullopt when it has none (then the caller takes the general path).
+/// y_hat = request.model->predict(*request.X_test), computed once by the caller.
+std::optional<ImportanceResult> fast_permutation_importance(const ImportanceRequest& request, const Vector& y_hat);
+
+/// The individual paths (fast_permutation_importance dispatches to them). tree_permutation_importance returns
+/// nullopt when the ensemble does not reproduce y_hat bit for bit in either known summation.
+std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequest& request,
+                                                            const TreeEnsemble& ensemble, const Vector& y_hat);
+ImportanceResult linear_permutation_importance(const ImportanceRequest& request, const LinearStructure& linear,
+                                               const Vector& y_hat);
+ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, const MlpModel& model,
+                                            const Vector& y_hat);
+
+namespace detail {
+/// One term of Algorithm 3: R²(y, ŷ) − R²(y, ŷ with the group permuted), computed exactly as the general path does.
+double r2_drop(const Vector& y, double baseline_r2, const Vector& y_permuted);
+}  // namespace detail
+
+}  // namespace bfs

@@ -1,0 +1,305 @@
+// The exact fast paths of permutation importance (fast_paths.hpp) against the general path forced with
+// ImportancePath::Generic, under the same permutations: random forests, XGBoost gbm (depthwise and lossguide, NaN
+// entries), hand-built random trees (both comparison rules, NaN default directions), lasso, MLP; singleton and
+// grouped columns; unused columns exactly 0; the same numbers for 1 and 2 threads.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <limits>
+
+#include "core/rng.hpp"
+#include "estimators/estimator.hpp"
+#include "estimators/tree_ensemble.hpp"
+#include "importance/permutation.hpp"
+
+using namespace bfs;
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// Columns: 0–3 continuous N(0,1), 4–5 integer-valued in {0..4} (many ties), 6 constant (no tree can split on it),
+/// 7.. noise. y depends on 0, 1, 4 and 5.
+struct Data {
+  Matrix X_train, X_test;
+  Vector y_train, y_test;
+};
+
+void fill(Matrix& X, Vector& y, Rng& rng) {
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      if (j == 4 || j == 5) {
+        X(i, j) = static_cast<float>(rng.uniform_int(5));
+      } else if (j == 6) {
+        X(i, j) = 1.5f;
+      } else {
+        X(i, j) = static_cast<float>(rng.normal());
+      }
+    }
+    y[i] = 2.0 * X(i, 0) + std::sin(3.0 * X(i, 1)) + 0.7 * X(i, 4) - 0.5 * X(i, 5) * X(i, 0) + 0.3 * rng.normal();
+  }
+}
+
+Data make_data(Index n_train, Index n_test, Index p, std::uint64_t seed) {
+  Rng rng(seed);
+  Data d{Matrix(n_train, p), Matrix(n_test, p), Vector(n_train), Vector(n_test)};
+  fill(d.X_train, d.y_train, rng);
+  fill(d.X_test, d.y_test, rng);
+  return d;
+}
+
+/// Sets about `fraction` of the entries to NaN, except in the constant column 6 (NaN vs 1.5 would be splittable).
+void punch_holes(Matrix& X, double fraction, std::uint64_t seed) {
+  Rng rng(seed);
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index j = 0; j < X.cols(); ++j) {
+      if (j != 6 && rng.uniform() < fraction) X(i, j) = kNaN;
+    }
+  }
+}
+
+ImportanceRequest make_request(const Model& model, const Matrix& X, const Vector& y,
+                               std::vector<std::vector<Index>> groups, int threads, ImportancePath path) {
+  ImportanceRequest r;
+  r.model = &model;
+  r.X_test = &X;
+  r.y_test = &y;
+  r.groups = std::move(groups);
+  for (const auto& g : r.groups) r.stream_ids.push_back(static_cast<std::uint64_t>(1000 + g.front()));
+  r.repeats = 7;
+  r.seed = 42;
+  r.round = 5;
+  r.slot = 1;
+  r.threads = threads;
+  r.path = path;
+  return r;
+}
+
+/// Runs the fast path (expecting `method`) and the general path on the same request and compares them: equal to
+/// 1e-9 relative, or 1e-12 absolute near 0; bit-identical when `exact`. Also checks 1 vs 2 threads.
+ImportanceResult check_against_generic(const Model& model, const Matrix& X, const Vector& y,
+                                       const std::vector<std::vector<Index>>& groups, ImportanceMethod method,
+                                       bool exact) {
+  const auto fast = permutation_importance(make_request(model, X, y, groups, 1, ImportancePath::Auto));
+  const auto slow = permutation_importance(make_request(model, X, y, groups, 1, ImportancePath::Generic));
+  const auto fast2 = permutation_importance(make_request(model, X, y, groups, 2, ImportancePath::Auto));
+  BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(method));
+  BOOST_TEST(static_cast<int>(slow.method) == static_cast<int>(ImportanceMethod::Generic));
+  BOOST_TEST(fast.baseline_r2 == slow.baseline_r2);
+  BOOST_REQUIRE(fast.scores.size() == groups.size());
+  BOOST_REQUIRE(slow.scores.size() == groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const double a = fast.scores[g], b = slow.scores[g];
+    BOOST_TEST_CONTEXT("group " << g << " fast " << a << " generic " << b) {
+      if (exact) {
+        BOOST_TEST(a == b);
+      } else {
+        BOOST_TEST(std::abs(a - b) <= std::max(1e-12, 1e-9 * std::abs(b)));
+      }
+    }
+  }
+  BOOST_TEST(fast.scores == fast2.scores);  // thread-count independent, bit for bit
+  return fast;
+}
+
+std::vector<std::vector<Index>> grouped(Index p) {
+  std::vector<std::vector<Index>> groups{{0, 1}, {4, 5, 2}, {6}, {3}};
+  for (Index j = 7; j < p; j += 2) {
+    if (j + 1 < p) {
+      groups.push_back({j + 1, j});
+    } else {
+      groups.push_back({j});
+    }
+  }
+  return groups;
+}
+
+/// A model around a hand-built ensemble: predict = predict_ensemble (optionally shifted, so no summation matches).
+class EnsembleModel : public Model {
+ public:
+  EnsembleModel(TreeEnsemble ensemble, Index p, double shift = 0.0)
+      : ensemble_(std::move(ensemble)), p_(p), shift_(shift) {}
+  Vector predict(const Matrix& X) const override {
+    Vector out = predict_ensemble(ensemble_, X);
+    if (shift_ != 0.0) out.array() += shift_ * (X.col(0).cast<double>().array().isNaN().cast<double>() + 1.0);
+    return out;
+  }
+  std::string serialize() const override { return ""; }
+  Index num_features() const override { return p_; }
+  bool supports_concurrent_predict() const override { return true; }
+  const TreeEnsemble* trees() const override { return &ensemble_; }
+
+ private:
+  TreeEnsemble ensemble_;
+  Index p_;
+  double shift_;
+};
+
+/// Random complete trees of the given depth over columns [0, used), thresholds drawn from X's values (so ties
+/// with the threshold occur and < vs <= matters), random default directions.
+TreeEnsemble random_ensemble(const Matrix& X, Index used, int n_trees, int depth, bool strict_less, Rng& rng) {
+  TreeEnsemble ens;
+  ens.base_score = 0.25;
+  ens.scale = 1.0 / 3.0;
+  ens.strict_less = strict_less;
+  for (int t = 0; t < n_trees; ++t) {
+    FlatTree tree;
+    const int internal = (1 << depth) - 1, total = (1 << (depth + 1)) - 1;
+    for (int node = 0; node < total; ++node) {
+      const bool leaf = node >= internal;
+      std::int32_t f = leaf ? -1 : static_cast<std::int32_t>(rng.uniform_int(static_cast<std::uint64_t>(used)));
+      float threshold = 0.0f;
+      if (!leaf) {
+        for (int tries = 0; tries < 20; ++tries) {  // a non-NaN value of the column
+          threshold = X(static_cast<Index>(rng.uniform_int(static_cast<std::uint64_t>(X.rows()))), f);
+          if (!std::isnan(threshold)) break;
+        }
+        if (std::isnan(threshold)) threshold = 0.0f;
+      }
+      tree.feature.push_back(f);
+      tree.threshold.push_back(threshold);
+      tree.left.push_back(leaf ? -1 : 2 * node + 1);
+      tree.right.push_back(leaf ? -1 : 2 * node + 2);
+      tree.default_left.push_back(rng.uniform() < 0.5 ? 1 : 0);
+      tree.value.push_back(leaf ? rng.normal() : 0.0);
+    }
+    ens.trees.push_back(std::move(tree));
+  }
+  return ens;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(fast_paths)
+
+BOOST_AUTO_TEST_CASE(random_forest_matches_the_general_path_bit_for_bit) {
+  const Index p = 14;
+  const auto d = make_data(300, 90, p, 1);
+  for (double max_features : {1.0, 0.4}) {
+    RandomForestParams params;
+    params.n_estimators = 40;
+    params.max_depth = 8;
+    params.max_features = max_features;
+    const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{7, 1});
+    BOOST_TEST_CONTEXT("max_features " << max_features) {
+      const auto single =
+          check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+      BOOST_TEST(single.scores[6] == 0.0);  // the constant column is never split on
+      BOOST_TEST(single.scores[0] > 0.1);   // the strongest signal
+      check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(gbm_with_missing_values_matches_the_general_path_bit_for_bit) {
+  const Index p = 12;
+  auto d = make_data(400, 120, p, 2);
+  punch_holes(d.X_train, 0.1, 3);  // XGBoost learns default directions from these
+  punch_holes(d.X_test, 0.15, 4);
+  for (int max_leaves : {0, 12}) {
+    GbmParams params;
+    params.n_estimators = 60;
+    params.max_depth = max_leaves > 0 ? 0 : 4;
+    params.max_leaves = max_leaves;
+    params.colsample = 0.8;
+    params.learning_rate = 0.2;
+    const auto model = make_gbm(params)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+    BOOST_TEST_CONTEXT("max_leaves " << max_leaves) {
+      const auto single =
+          check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+      BOOST_TEST(single.scores[6] == 0.0);
+      check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(random_trees_with_ties_and_nan_match_for_both_comparison_rules) {
+  const Index p = 10, used = 7;  // columns 7..9 appear in no tree
+  auto d = make_data(10, 150, p, 5);
+  punch_holes(d.X_test, 0.1, 6);
+  Rng rng(8);
+  for (bool strict_less : {false, true}) {
+    const EnsembleModel model(random_ensemble(d.X_test, used, 25, 5, strict_less, rng), p);
+    BOOST_TEST_CONTEXT("strict_less " << strict_less) {
+      const auto single =
+          check_against_generic(model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+      for (Index j = used; j < p; ++j) BOOST_TEST(single.scores[j] == 0.0);
+      check_against_generic(model, d.X_test, d.y_test, {{0, 3}, {1, 2, 5}, {7, 8}, {4, 9}, {6}},
+                            ImportanceMethod::Trees, true);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(trees_that_do_not_reproduce_the_predictions_fall_back_to_the_general_path) {
+  const Index p = 6;
+  auto d = make_data(10, 60, p, 9);
+  punch_holes(d.X_test, 0.2, 10);
+  Rng rng(11);
+  const EnsembleModel model(random_ensemble(d.X_test, p, 5, 3, true, rng), p, 1e-3);
+  check_against_generic(model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Generic, true);
+}
+
+BOOST_AUTO_TEST_CASE(lasso_matches_and_zero_coefficients_give_exactly_zero) {
+  const Index p = 16;
+  const auto d = make_data(300, 100, p, 12);
+  LassoParams params;
+  params.lambda = 0.05;
+  const auto model = make_lasso(params)->fit(d.X_train, d.y_train, FitOptions{1, 1});
+  const LinearStructure* linear = model->linear();
+  BOOST_REQUIRE(linear != nullptr);
+  int zeros = 0;
+  for (Index j = 0; j < p; ++j) zeros += linear->coef[j] == 0.0;
+  BOOST_TEST(zeros >= 3);
+  BOOST_TEST(zeros < p - 2);
+  const auto single =
+      check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Linear, false);
+  for (Index j = 0; j < p; ++j) {
+    if (linear->coef[j] == 0.0) BOOST_TEST(single.scores[j] == 0.0);
+  }
+  check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Linear, false);
+}
+
+BOOST_AUTO_TEST_CASE(mlp_matches_the_general_path) {
+  const Index p = 9;
+  const auto d = make_data(300, 80, p, 13);
+  MlpParams params;
+  params.hidden = {16, 8};
+  params.max_epochs = 30;
+  const auto model = make_mlp(params)->fit(d.X_train, d.y_train, FitOptions{2, 1});
+  const auto single =
+      check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Mlp, false);
+  BOOST_TEST(single.scores[0] > 0.05);
+  check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Mlp, false);
+}
+
+BOOST_AUTO_TEST_CASE(every_path_uses_the_request_permutations) {
+  // A fast path agrees with a direct Algorithm 3 loop written from importance_permutations().
+  const Index p = 8;
+  const auto d = make_data(200, 50, p, 14);
+  RandomForestParams params;
+  params.n_estimators = 10;
+  const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{3, 1});
+  const auto request = make_request(*model, d.X_test, d.y_test, {{0, 4}}, 1, ImportancePath::Auto);
+  const auto result = permutation_importance(request);
+  const Vector y_hat = model->predict(d.X_test);
+  double base_sse = 0.0, sst = 0.0;
+  const double mean = d.y_test.mean();
+  for (Index i = 0; i < d.y_test.size(); ++i) {
+    base_sse += std::pow(d.y_test[i] - y_hat[i], 2);
+    sst += std::pow(d.y_test[i] - mean, 2);
+  }
+  double total = 0.0;
+  for (const auto& perm : importance_permutations(request, 0)) {
+    Matrix Xp = d.X_test;
+    for (Index i = 0; i < Xp.rows(); ++i) {
+      Xp(i, 0) = d.X_test(perm[i], 0);
+      Xp(i, 4) = d.X_test(perm[i], 4);
+    }
+    const Vector yp = model->predict(Xp);
+    double sse = 0.0;
+    for (Index i = 0; i < yp.size(); ++i) sse += std::pow(d.y_test[i] - yp[i], 2);
+    total += (sse - base_sse) / sst;
+  }
+  BOOST_TEST(std::abs(result.scores[0] - total / request.repeats) < 1e-12);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
