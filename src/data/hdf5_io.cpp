@@ -10,41 +10,13 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "data/detail/h5_handle.hpp"
 
 namespace bfs {
 
 namespace {
 
-/// Owns one hid_t and closes it with the matching H5*close.
-class Handle {
- public:
-  using Closer = herr_t (*)(hid_t);
-  Handle() = default;
-  Handle(hid_t id, Closer close) : id_(id), close_(close) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
-  Handle& operator=(Handle&& other) noexcept {
-    if (this != &other) {
-      reset();
-      id_ = other.id_;
-      close_ = other.close_;
-      other.id_ = -1;
-    }
-    return *this;
-  }
-  ~Handle() { reset(); }
-  void reset() {
-    if (id_ >= 0 && close_ != nullptr) close_(id_);
-    id_ = -1;
-  }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_ = -1;
-  Closer close_ = nullptr;
-};
+using Handle = detail::H5Handle;
 
 std::recursive_mutex& hdf5_mutex() {
   static std::recursive_mutex m;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "output/detail/h5_handle.hpp"
+#include "data/detail/h5_handle.hpp"
 #include "output/detail/h5_types.hpp"
 #include "output/result_io.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "output/detail/atomic_write.hpp"
-#include "output/detail/h5_handle.hpp"
+#include "data/detail/h5_handle.hpp"
 #include "output/detail/h5_types.hpp"
 #include "output/result_io.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "output/detail/h5_handle.hpp"
+#include "data/detail/h5_handle.hpp"
 #include "output/result_io.hpp"
 
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 #pragma once
-// RAII ownership of HDF5 C-API identifiers (hid_t) for the output writers and readers: every file, group, dataset,
+// RAII ownership of HDF5 C-API identifiers (hid_t) for every HDF5 reader and writer (data/ and output/): every file, group, dataset,
 // dataspace, datatype, property list and attribute is closed on scope exit, also when an exception unwinds, so a
 // failed write closes the tmp file before it is removed.
 #include <hdf5.h>
