@@ -1,6 +1,7 @@
 // banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -29,7 +30,13 @@ struct RunArgs {
   std::vector<std::string> overrides;
   std::string out;
   bool quiet = false;
+  bool resume = false;
 };
+
+/// Set by SIGTERM / SIGUSR1 (SLURM's warning signals): the run checkpoints at the end of the current round and
+/// exits 0 so the job can be requeued and resumed (DESIGN §7).
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
 
 int command_run(const RunArgs& args) {
   std::vector<std::string> overrides = args.overrides;
@@ -51,14 +58,29 @@ int command_run(const RunArgs& args) {
                     job.bandit.policy, job.estimator.name, job.reward.rule, job.reward.threshold, job.run.seed,
                     context.threads);
 
+  const std::string checkpoint_path = (out_dir / "checkpoint.h5").string();
+  RunControl control;
+  control.checkpoint_path = checkpoint_path;
+  control.checkpoint_every = job.run.checkpoint_every;
+  control.resume = args.resume;
+  control.stop_requested = [] { return g_stop_signal != 0; };
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGUSR1, on_stop_signal);
+
   ProgressPrinter progress(args.quiet ? 1e12 : job.run.progress_seconds);
-  RunResult result = run_local(job, job_text, context, [&](const RoundReport& r) { progress(r); });
+  RunResult result = run_local(job, job_text, context, control, [&](const RoundReport& r) { progress(r); });
   progress.finish();
+  if (interrupted(result)) {
+    context.log->info("signal {} received: {}; continue with: banditfs run {} --resume{}", int{g_stop_signal},
+                      result.stop_reason, args.job_path, args.out.empty() ? "" : " --out " + args.out);
+    return 0;
+  }
   result.version = BANDITFS_VERSION;
 
   write_result_h5(result, (out_dir / "result.h5").string());
   write_summary_csv(result, (out_dir / "summary.csv").string());
   write_run_json(result, (out_dir / "run.json").string());
+  fs::remove(checkpoint_path, ec);  // the result supersedes it
 
   context.log->info("{} iterations in {:.1f}s (fit {:.1f}s, importance {:.1f}s); stop: {}", result.iterations,
                     result.timings.wall_seconds, result.timings.fit_seconds, result.timings.importance_seconds,
@@ -101,6 +123,7 @@ int main(int argc, char** argv) {
   run->add_option("--set", run_args.overrides, "override a key: section.key=value (repeatable)");
   run->add_option("--out", run_args.out, "output directory (overrides run.out)");
   run->add_flag("--quiet", run_args.quiet, "no progress lines");
+  run->add_flag("--resume", run_args.resume, "continue from OUT/checkpoint.h5 (refused if the job or data differ)");
 
   SimulateArgs sim_args;
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");

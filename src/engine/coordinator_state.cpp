@@ -50,6 +50,17 @@ TruthMetrics truth_metrics(const FeatureSet& selected, const FeatureSet& truth) 
   return m;
 }
 
+void CoordinatorState::restore(const RunResult& checkpoint) {
+  posterior_ = BetaPosterior(checkpoint.alpha, checkpoint.beta);
+  trajectory_ = checkpoint.trajectory;
+  round_period_ = checkpoint.iteration_period;
+  records_ = checkpoint.evaluations;
+  rounds_done_ = checkpoint.iterations;
+  separation_round_ = checkpoint.resume.separation_round;
+  stopping_.last_key = checkpoint.resume.stop_key;
+  stopping_.stable_count = checkpoint.resume.stable_count;
+}
+
 void CoordinatorState::fill_result(RunResult& result) const {
   result.alpha = posterior_.alphas();
   result.beta = posterior_.betas();
@@ -58,6 +69,9 @@ void CoordinatorState::fill_result(RunResult& result) const {
   result.evaluations = records_;
   result.iterations = rounds_done_;
   result.selected = selected_set(posterior_.means());
+  result.resume.stop_key = stopping_.last_key;
+  result.resume.stable_count = stopping_.stable_count;
+  result.resume.separation_round = separation_round_;
   if (has_truth_) {
     FeatureSet truth = truth_;
     std::sort(truth.begin(), truth.end());

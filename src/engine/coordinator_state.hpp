@@ -30,6 +30,8 @@ class CoordinatorState {
   const BetaPosterior& posterior() const { return posterior_; }
   const StoppingRule& stopping() const { return stopping_; }
   std::int32_t rounds_done() const { return rounds_done_; }
+  /// Continues from a checkpoint written by fill_result (with its resume state).
+  void restore(const RunResult& checkpoint);
   /// Moves the accumulated trajectory and records into `result` (posterior, selected set, truth metrics).
   void fill_result(RunResult& result) const;
 

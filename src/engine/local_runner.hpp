@@ -23,13 +23,34 @@ struct RoundReport {
   double r2_test = 0.0;
   std::size_t arm_size = 0;
 };
+
+/// True in a RunResult returned early because stop_requested() fired (a checkpoint holds the state).
+inline bool interrupted(const RunResult& result) { return result.stop_reason.rfind("interrupted", 0) == 0; }
 using RoundCallback = std::function<void(const RoundReport&)>;
+
+/// Checkpoint and interruption control (DESIGN §7). A checkpoint is written atomically after every
+/// `checkpoint_every` rounds and when `stop_requested()` turns true (checked at the end of each round: the run then
+/// returns early with `interrupted` set). With `resume`, the run continues from `checkpoint_path` and refuses a
+/// checkpoint whose job (algorithmic keys) or data differ. A resumed run's result equals an uninterrupted one.
+struct RunControl {
+  std::string checkpoint_path;  ///< empty = no checkpoints
+  int checkpoint_every = 0;
+  bool resume = false;
+  std::function<bool()> stop_requested;
+};
+
+/// Hash of the keys that determine the run's numbers (everything but run.out, run.threads, run.progress_seconds and
+/// run.checkpoint_every): a checkpoint may be resumed with another output directory or thread count.
+std::string job_hash(const JobConfig& job);
 
 /// Runs the job; the result's job_text is `job_text`. Throws InputError / ConfigError on bad data or job.
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context,
                     const RoundCallback& on_round = {});
 /// Same, on a given source instead of the one [data] describes (tests, embedding).
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
+                    const RoundCallback& on_round = {}, const RunControl& control = {});
+/// The [data] source, with checkpoint control.
+RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, const RunControl& control,
                     const RoundCallback& on_round = {});
 
 }  // namespace bfs

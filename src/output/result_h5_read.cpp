@@ -225,6 +225,14 @@ RunResult read_result_h5(const std::string& path) {
     r.metrics.hamming = in.attr<std::int64_t>("hamming");
     r.metrics.separation_iteration = in.attr<std::int32_t>("separation_iteration");
   }
+  r.resume.present = in.has("resume_stop_key");
+  if (r.resume.present) {
+    r.resume.job_hash = in.string_attr("resume_job_hash");
+    r.resume.data_fingerprint = in.string_attr("resume_data_fingerprint");
+    r.resume.stable_count = in.attr<std::int32_t>("resume_stable_count");
+    r.resume.separation_round = in.attr<std::int32_t>("resume_separation_round");
+    r.resume.stop_key = in.read_1d<FeatureId>("resume_stop_key");
+  }
   r.timings.wall_seconds = in.attr_or("wall_seconds", 0.0);
   r.timings.fit_seconds = in.attr_or("fit_seconds", 0.0);
   r.timings.importance_seconds = in.attr_or("importance_seconds", 0.0);

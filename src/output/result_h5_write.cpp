@@ -196,6 +196,13 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_attr(root, "hamming", r.metrics.hamming);
     write_attr(root, "separation_iteration", r.metrics.separation_iteration);
   }
+  if (r.resume.present) {
+    write_attr(root, "resume_job_hash", r.resume.job_hash);
+    write_attr(root, "resume_data_fingerprint", r.resume.data_fingerprint);
+    write_attr(root, "resume_stable_count", r.resume.stable_count);
+    write_attr(root, "resume_separation_round", r.resume.separation_round);
+    write_1d(root, "resume_stop_key", r.resume.stop_key);
+  }
   write_attr(root, "wall_seconds", r.timings.wall_seconds);
   write_attr(root, "fit_seconds", r.timings.fit_seconds);
   write_attr(root, "importance_seconds", r.timings.importance_seconds);

@@ -40,6 +40,17 @@ struct Timings {
   double policy_seconds = 0.0;  ///< drawing super-arms and updating posteriors
 };
 
+/// What a checkpoint needs beyond the result so far (the posterior, trajectory and records are the result's own
+/// fields; every random draw derives from (seed, round, …), so no generator state is needed).
+struct ResumeState {
+  bool present = false;
+  std::string job_hash;          ///< hash of the job's algorithmic keys (not run.out, threads or progress)
+  std::string data_fingerprint;  ///< source description, shape and feature names
+  FeatureSet stop_key;           ///< the stopping rule's last key
+  std::int32_t stable_count = 0;
+  std::int32_t separation_round = -1;
+};
+
 struct RunResult {
   std::string version;
   std::string method = "bandit";
@@ -65,6 +76,8 @@ struct RunResult {
   std::int32_t iterations = 0;
   std::string stop_reason;
   Timings timings;
+  /// Set in checkpoints only (checkpoint.h5 is a result.h5 of the rounds so far plus this state).
+  ResumeState resume;
 
   Index num_features() const { return static_cast<Index>(feature_names.size()); }
   double posterior_mean(FeatureId k) const { return alpha[k] / (alpha[k] + beta[k]); }
