@@ -46,3 +46,17 @@ finish() {
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
 }
+# compare_datasets A.h5 B.h5: prints "same" when every dataset of the two files has identical bytes (and there are
+# some), else "differ: <names>".
+compare_datasets() {
+  /usr/bin/python3 - "$1" "$2" <<'PYEOF'
+import sys, h5py
+def datasets(path):
+    out = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda name, obj: out.__setitem__(name, obj[()].tobytes()) if isinstance(obj, h5py.Dataset) else None)
+    return out
+a, b = datasets(sys.argv[1]), datasets(sys.argv[2])
+print("same" if a == b and len(a) > 5 else "differ: " + ", ".join(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)))
+PYEOF
+}

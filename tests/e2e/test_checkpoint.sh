@@ -2,7 +2,6 @@
 # SIGUSR1 / SIGTERM make a run checkpoint at the end of the current round and exit 0; --resume finishes it with
 # result.h5 datasets identical to an uninterrupted run; a checkpoint of another job is refused.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 
 # Long enough (thousands of rounds) that the signal always arrives mid-run; the interrupted runs stop at once.
 tiny_job | sed 's/^iterations = 8/iterations = 3000/; s/n_estimators = 20/n_estimators = 30/' >"$WORK/job.toml"
@@ -41,15 +40,7 @@ if [ -e "$WORK/resumed/result.h5" ]; then
 else
   "$BANDITFS" run "$WORK/short.toml" --quiet --out "$WORK/resumed" --resume >/dev/null 2>&1 || fail "resume failed"
 fi
-$PY - "$WORK/whole/result.h5" "$WORK/resumed/result.h5" <<'PYEOF' && ok || fail "resumed result differs from the uninterrupted one"
-import sys, h5py
-def datasets(path):
-    out = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes()) if isinstance(o, h5py.Dataset) else None)
-    return out
-a, b = datasets(sys.argv[1]), datasets(sys.argv[2])
-assert a == b, [k for k in a if a[k] != b.get(k)]
-PYEOF
+result=$(compare_datasets "$WORK/whole/result.h5" "$WORK/resumed/result.h5")
+[ "$result" = same ] && ok || fail "resumed result differs from the uninterrupted one: $result"
 [ ! -e "$WORK/resumed/checkpoint.h5" ] && ok || fail "the checkpoint should be removed once result.h5 is written"
 finish

@@ -1,20 +1,7 @@
 #!/usr/bin/env bash
 # The same job and seed give byte-identical datasets in result.h5; the thread count does not change them (issue 2).
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 
-compare_datasets() {  # prints "same" when every dataset of the two files has identical bytes
-  $PY - "$1" "$2" <<'PYEOF'
-import sys, h5py
-def datasets(path):
-    out = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda name, obj: out.__setitem__(name, obj[()].tobytes()) if isinstance(obj, h5py.Dataset) else None)
-    return out
-a, b = datasets(sys.argv[1]), datasets(sys.argv[2])
-print("same" if a == b and len(a) > 5 else "differ: " + ", ".join(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)))
-PYEOF
-}
 
 for estimator in random_forest gbm lasso mlp; do
   tiny_job | sed "s/name = \"random_forest\"/name = \"$estimator\"/; /n_estimators\|max_depth/d" >"$WORK/$estimator.toml"
