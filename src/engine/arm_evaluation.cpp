@@ -18,6 +18,10 @@ double seconds_since(Clock::time_point start) {
 }
 }  // namespace
 
+bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward) {
+  return !outcome.arm.empty() && outcome.r2_test >= reward.min_r2;
+}
+
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,
                                             int threads) {
   EvaluationSettings settings;

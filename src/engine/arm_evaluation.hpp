@@ -30,6 +30,10 @@ struct ArmOutcome {
   double importance_seconds = 0.0;
 };
 
+/// Whether an evaluation updates the posterior: not when nothing was played (an empty super-arm must not count as
+/// a failure of every unplayed arm), and not when its test R² is below reward.min_r2.
+bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward);
+
 /// Builds the evaluation settings from the job (groups resolved against the feature names; ConfigError naming
 /// reward.groups for an unknown name or a feature in two groups).
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,

@@ -81,11 +81,10 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
   return result;
 }
 
-RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source_ref,
+RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                     const RoundCallback& on_round, const RunControl& control) {
   const auto wall_start = Clock::now();
   const bool online = job.bandit.mode == "online";
-  DataSource* source = &source_ref;
   RunResult result;
   result.policy = job.bandit.policy;
   result.estimator = job.estimator.name;
@@ -93,18 +92,17 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
   result.seed = context.seed;
   result.threads = context.threads;
 
-  auto data_start = Clock::now();
-  result.data_origin = source->describe();
-  result.feature_names = source->feature_names();
-  const Index p = source->num_features();
-  if (p == 0) throw InputError(source->describe() + ": p = 0 (no feature columns)");
+  result.data_origin = source.describe();
+  result.feature_names = source.feature_names();
+  const Index p = source.num_features();
+  if (p == 0) throw InputError(source.describe() + ": p = 0 (no feature columns)");
 
   const auto estimator = make_estimator(job.estimator);
   const EvaluationSettings settings = make_evaluation_settings(job, result.feature_names, context.threads);
   const bool needs_split = job.reward.rule != "lasso-nonzero";
-  CoordinatorState state(p, job.bandit, context.seed, source->truth(), source->has_truth());
+  CoordinatorState state(p, job.bandit, context.seed, source.truth(), source.has_truth());
   const std::string hash = job_hash(job);
-  const std::string fingerprint = data_fingerprint(*source);
+  const std::string fingerprint = data_fingerprint(source);
   std::int32_t resume_after = 0;
   if (control.resume) {
     const RunResult checkpoint = read_result_h5(control.checkpoint_path);
@@ -126,7 +124,7 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
     write_result_h5(snapshot, control.checkpoint_path);
   };
 
-  const int periods = online ? source->num_periods() : 1;
+  const int periods = online ? source.num_periods() : 1;
   const int passes = online ? job.bandit.passes : 1;
   const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;
   const std::int32_t total_rounds = passes * periods * per_period;
@@ -141,11 +139,11 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
         round += per_period;
         continue;
       }
-      data_start = Clock::now();
-      const Dataset data = source->load_period(period);
+      const auto data_start = Clock::now();
+      const Dataset data = source.load_period(period);
       result.timings.data_seconds += std::chrono::duration<double>(Clock::now() - data_start).count();
-      const std::string what = online ? "period " + std::to_string(period) + " of " + source->describe()
-                                      : source->describe();
+      const std::string what = online ? "period " + std::to_string(period) + " of " + source.describe()
+                                      : source.describe();
       check_period(data, job.bandit, what, needs_split);
 
       for (int it = 0; it < per_period && !stop; ++it) {
@@ -169,10 +167,10 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
           record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
           record.r2_test = outcome.r2_test;
           for (auto r : outcome.rewards) record.rewards += r;
-          record.updated = outcome.r2_test >= job.reward.min_r2 ? 1 : 0;
+          record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
           policy_start = Clock::now();
           if (record.updated) state.apply(outcome.arm, outcome.rewards, record);
-          else state.record(record);  // discarded by reward.min_r2: recorded, but no arm is updated
+          else state.record(record);  // empty arm or no skill: recorded, but no arm is updated
           result.timings.policy_seconds += std::chrono::duration<double>(Clock::now() - policy_start).count();
           report.r2_test = outcome.r2_test;
           report.arm_size = outcome.arm.size();

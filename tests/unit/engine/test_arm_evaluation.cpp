@@ -71,3 +71,20 @@ BOOST_AUTO_TEST_CASE(a_group_gets_one_shared_score) {
   job.reward.groups = {{"x4"}, {"x4", "x5"}};
   BOOST_CHECK_THROW(make_evaluation_settings(job, data.feature_names, 1), ConfigError);
 }
+
+BOOST_AUTO_TEST_CASE(empty_or_unskilled_evaluations_do_not_update_the_posterior) {
+  RewardConfig reward;
+  ArmOutcome played;
+  played.arm = {1, 2};
+  played.r2_test = -0.3;
+  BOOST_TEST(updates_posterior(played, reward));  // min_r2 = −inf: the paper's algorithm updates on every play
+  reward.min_r2 = 0.0;
+  BOOST_TEST(!updates_posterior(played, reward));
+  played.r2_test = 0.2;
+  BOOST_TEST(updates_posterior(played, reward));
+  ArmOutcome empty;
+  empty.r2_test = 0.0;
+  BOOST_TEST(!updates_posterior(empty, reward));
+  reward.min_r2 = -std::numeric_limits<double>::infinity();
+  BOOST_TEST(!updates_posterior(empty, reward));  // otherwise unplayed_as_failures would fail every arm
+}
