@@ -9,7 +9,9 @@ PACKAGES=(
   libxgboost-dev xgboost
   libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev
   libboost-test-dev
-  python3-h5py python3-matplotlib python3-numpy python3-sklearn
+  openmpi-bin libopenmpi-dev libboost-mpi-dev
+  slurm-wlm munge
+  python3-h5py python3-matplotlib python3-numpy python3-pandas python3-sklearn
 )
 
 missing=()

@@ -1,0 +1,26 @@
+#pragma once
+// The 94 firm characteristics of Gu, Kelly & Xiu (2020), "Empirical Asset Pricing via Machine Learning", RFS 33(5),
+// Table A.6 — the columns of their `datashare.csv` (and of the newer GKX_20201231.csv), by the names used there.
+// prepare-gkx reads them by name; simulate gkx-like writes them; a job's feature names come from here.
+#include <array>
+#include <string_view>
+
+namespace bfs::gkx {
+
+inline constexpr std::array<std::string_view, 94> kCharacteristics = {
+    "absacc",   "acc",        "aeavol",      "age",           "agr",             "baspread",        "beta",
+    "betasq",   "bm",         "bm_ia",       "cash",          "cashdebt",        "cashpr",          "cfp",
+    "cfp_ia",   "chatoia",    "chcsho",      "chempia",       "chinv",           "chmom",           "chpmia",
+    "chtx",     "cinvest",    "convind",     "currat",        "depr",            "divi",            "divo",
+    "dolvol",   "dy",         "ear",         "egr",           "ep",              "gma",             "grcapx",
+    "grltnoa",  "herf",       "hire",        "idiovol",       "ill",             "indmom",          "invest",
+    "ipo",      "lev",        "lgr",         "maxret",        "mom12m",          "mom1m",           "mom36m",
+    "mom6m",    "ms",         "mve_ia",      "mvel1",         "nincr",           "operprof",        "orgcap",
+    "pchcapx_ia", "pchcurrat", "pchdepr",    "pchgm_pchsale", "pchquick",        "pchsale_pchinvt", "pchsale_pchrect",
+    "pchsale_pchxsga", "pchsaleinv", "pctacc", "pricedelay",  "ps",              "quick",           "rd",
+    "rd_mve",   "rd_sale",    "realestate",  "retvol",        "roaq",            "roavol",          "roeq",
+    "roic",     "rsup",       "salecash",    "saleinv",       "salerev",         "securedind",      "sgr",
+    "sin",      "sp",         "std_dolvol",  "std_turn",      "stdacc",          "stdcf",           "tang",
+    "tb",       "turn",       "zerotrade"};
+
+}  // namespace bfs::gkx
