@@ -18,3 +18,10 @@ find_library(XGBOOST_LIBRARY NAMES xgboost REQUIRED)
 add_library(banditfs::xgboost UNKNOWN IMPORTED)
 set_target_properties(banditfs::xgboost PROPERTIES IMPORTED_LOCATION "${XGBOOST_LIBRARY}"
                       INTERFACE_INCLUDE_DIRECTORIES "${XGBOOST_INCLUDE_DIR}")
+
+# Open MPI + Boost.MPI for src/dist (DESIGN §3). FindMPI's MPIEXEC_MAX_NUMPROCS is this machine's core count; the
+# MPI tests pass their rank counts explicitly.
+if(BANDITFS_WITH_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+  find_package(Boost 1.74 REQUIRED COMPONENTS mpi serialization)
+endif()

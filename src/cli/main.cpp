@@ -6,12 +6,16 @@
 #include <filesystem>
 #include <iostream>
 #include <spdlog/spdlog.h>
+#include <chrono>
 #include <thread>
 
+#include "cli/gkx_commands.hpp"
+#include "cli/gkx_simulate_command.hpp"
 #include "cli/progress.hpp"
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
+#include "dist/distributed_runner.hpp"
 #include "engine/local_runner.hpp"
 #include "output/result_io.hpp"
 #include "simulate/dgp.hpp"
@@ -38,25 +42,28 @@ struct RunArgs {
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
 
-int command_run(const RunArgs& args) {
+int command_run(const RunArgs& args, const dist::Session& session) {
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
   const JobConfig job = load_job(args.job_path, overrides);
   const std::string job_text = dump_job(job);
+  const bool coordinator = session.rank() == 0;  // only rank 0 writes files and logs
 
   const fs::path out_dir(job.run.out);
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) throw InputError("run.out: cannot create output directory '" + out_dir.string() + "': " + ec.message());
-
   Context context;
   context.seed = job.run.seed;
   context.threads = job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  context.log = make_logger("banditfs", (out_dir / "banditfs.log").string());
-  context.log->info("banditfs {} run {} -> {}", BANDITFS_VERSION, args.job_path, out_dir.string());
-  context.log->info("method {} policy {} estimator {} reward {} (nu = {}) seed {} threads {}", job.method.name,
-                    job.bandit.policy, job.estimator.name, job.reward.rule, job.reward.threshold, job.run.seed,
-                    context.threads);
+  if (coordinator) {
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw InputError("run.out: cannot create output directory '" + out_dir.string() + "': " + ec.message());
+    context.log = make_logger("banditfs", (out_dir / "banditfs.log").string());
+    context.log->info("banditfs {} run {} -> {} ({} rank{})", BANDITFS_VERSION, args.job_path, out_dir.string(),
+                      session.size(), session.size() > 1 ? "s" : "");
+    context.log->info("method {} policy {} estimator {} reward {} (nu = {}) seed {} threads {}", job.method.name,
+                      job.bandit.policy, job.estimator.name, job.reward.rule, job.reward.threshold, job.run.seed,
+                      context.threads);
+  }
 
   const std::string checkpoint_path = (out_dir / "checkpoint.h5").string();
   RunControl control;
@@ -64,11 +71,15 @@ int command_run(const RunArgs& args) {
   control.checkpoint_every = job.run.checkpoint_every;
   control.resume = args.resume;
   control.stop_requested = [] { return g_stop_signal != 0; };
+  // Every rank catches the signals (srun delivers them to all tasks); only rank 0 acts, at the end of the round.
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
 
-  ProgressPrinter progress(args.quiet ? 1e12 : job.run.progress_seconds);
-  RunResult result = run_local(job, job_text, context, control, [&](const RoundReport& r) { progress(r); });
+  ProgressPrinter progress(args.quiet || !coordinator ? 1e12 : job.run.progress_seconds);
+  std::optional<RunResult> outcome =
+      dist::run_job(session, job, job_text, context, control, [&](const RoundReport& r) { progress(r); });
+  if (!coordinator) return 0;
+  RunResult& result = *outcome;
   progress.finish();
   if (interrupted(result)) {
     context.log->info("signal {} received: {}; continue with: banditfs run {} --resume{}", int{g_stop_signal},
@@ -80,6 +91,7 @@ int command_run(const RunArgs& args) {
   write_result_h5(result, (out_dir / "result.h5").string());
   write_summary_csv(result, (out_dir / "summary.csv").string());
   write_run_json(result, (out_dir / "run.json").string());
+  std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
   context.log->info("{} iterations in {:.1f}s (fit {:.1f}s, importance {:.1f}s); stop: {}", result.iterations,
@@ -127,12 +139,15 @@ int main(int argc, char** argv) {
 
   SimulateArgs sim_args;
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
-  sim->add_option("dgp", sim_args.dgp, "friedman1 | friedman3 | liang | linear")->required();
+  sim->add_option("dgp", sim_args.dgp, "friedman1 | friedman3 | liang | linear | gkx-like (CSVs into --out DIR)")
+      ->required();
   sim->add_option("--n", sim_args.n, "rows (per period)");
   sim->add_option("--p", sim_args.p, "features");
   sim->add_option("--seed", sim_args.seed, "seed");
   sim->add_option("--periods", sim_args.periods, "fresh batches written as periods")->check(CLI::PositiveNumber);
-  sim->add_option("--out", sim_args.out, "output HDF5 file")->required();
+  sim->add_option("--out", sim_args.out, "output HDF5 file (gkx-like: a directory)")->required();
+  bfs::cli::GkxLikeOptions gkx_like;
+  bfs::cli::add_gkx_like_options(*sim, gkx_like);
 
   std::string inspect_path;
   int inspect_top = 25;
@@ -142,15 +157,39 @@ int main(int argc, char** argv) {
 
   auto* keys = app.add_subcommand("keys", "list every job-file key with its bounds and meaning");
 
+  std::function<int()> run_prepare_gkx;
+  auto* prepare_gkx = bfs::cli::add_prepare_gkx_command(app, run_prepare_gkx);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
 
+  std::unique_ptr<dist::Session> session;
+  // Reports a failure once and ends the job: under MPI every rank is aborted (never finalize after a failure on one
+  // rank, DESIGN §7). A worker waits a moment first so that an error every rank hits (a bad job file) is printed
+  // once, by rank 0, whose abort ends the others.
+  auto fail = [&](const char* kind, const char* what, int code) {
+    const bool many = session && session->size() > 1;
+    if (many && session->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
+    if (many)
+      std::fprintf(stderr, "banditfs: %s (rank %d of %d): %s\n", kind, session->rank(), session->size(), what);
+    else
+      std::fprintf(stderr, "banditfs: %s: %s\n", kind, what);
+    std::fflush(stderr);
+    if (many) session->abort(code);
+    return code;
+  };
   try {
-    if (*run) return command_run(run_args);
+    if (*run) {
+      session = std::make_unique<dist::Session>(argc, argv);
+      return command_run(run_args, *session);
+    }
+    if (*sim && sim_args.dgp == "gkx-like")
+      return bfs::cli::simulate_gkx_like_command(gkx_like, sim_args.seed, sim_args.out);
     if (*sim) return command_simulate(sim_args);
+    if (*prepare_gkx) return run_prepare_gkx();
     if (*inspect) {
       print_inspection(read_result_h5(inspect_path), std::cout, inspect_top);
       return 0;
@@ -160,11 +199,9 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const Error& e) {
-    std::fprintf(stderr, "banditfs: error: %s\n", e.what());
-    return 1;
+    return fail("error", e.what(), 1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "banditfs: unexpected error: %s\n", e.what());
-    return 2;
+    return fail("unexpected error", e.what(), 2);
   }
   return 0;
 }

@@ -1,6 +1,9 @@
 #include "engine/arm_evaluation.hpp"
 
 #include <chrono>
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 
 #include "core/error.hpp"
@@ -48,16 +51,113 @@ EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vec
   return settings;
 }
 
+ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot) {
+  const auto start = Clock::now();
+  ArmData out;
+  const TrainTestSplit split = make_split(data.rows(), settings.split, seed, round, slot);
+  out.X_train = gather(data.X, split.train, arm);
+  out.y_train = gather(data.y, split.train);
+  out.X_test = gather(data.X, split.test, arm);
+  out.y_test = gather(data.y, split.test);
+  out.split_seconds = seconds_since(start);
+  return out;
+}
+
+FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
+                           std::uint64_t slot) {
+  return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads};
+}
+
+ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings) {
+  // Features of one reward.groups bundle that are both played are permuted together.
+  ImportancePlan plan;
+  plan.group_of_column.resize(arm.size());
+  std::map<std::int32_t, std::size_t> bundle_to_group;
+  for (std::size_t i = 0; i < arm.size(); ++i) {
+    const std::int32_t bundle = settings.group_of_feature.empty() ? -1 : settings.group_of_feature[arm[i]];
+    if (bundle >= 0 && bundle_to_group.count(bundle)) {
+      plan.group_of_column[i] = bundle_to_group[bundle];
+      plan.groups[plan.group_of_column[i]].push_back(static_cast<Index>(i));
+      continue;
+    }
+    plan.group_of_column[i] = plan.groups.size();
+    if (bundle >= 0) bundle_to_group[bundle] = plan.groups.size();
+    plan.groups.push_back({static_cast<Index>(i)});
+    plan.stream_ids.push_back(static_cast<std::uint64_t>(arm[i]));
+  }
+  return plan;
+}
+
+std::vector<double> importance_costs(const Model& model, const ImportancePlan& plan) {
+  std::vector<double> column_cost(static_cast<std::size_t>(model.num_features()), 1.0);
+  if (const TreeEnsemble* ensemble = model.trees()) {
+    std::fill(column_cost.begin(), column_cost.end(), 0.0);
+    for (const FlatTree& tree : ensemble->trees)
+      for (std::int32_t f : tree.feature)
+        if (f >= 0 && static_cast<std::size_t>(f) < column_cost.size()) column_cost[static_cast<std::size_t>(f)] += 1.0;
+  } else if (const LinearStructure* linear = model.linear()) {
+    for (std::size_t j = 0; j < column_cost.size(); ++j)
+      column_cost[j] = linear->coef[static_cast<Index>(j)] != 0.0 ? 100.0 : 0.0;
+  }
+  std::vector<double> costs;
+  costs.reserve(plan.groups.size());
+  for (const auto& group : plan.groups) {
+    double cost = 1.0;
+    for (Index column : group) cost += column_cost[static_cast<std::size_t>(column)];
+    costs.push_back(cost);
+  }
+  return costs;
+}
+
+bool evaluated_whole(const EvaluationSettings& settings) {
+  return !needs_importance(parse_reward_rule(settings.reward.rule));
+}
+
+BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
+                         const std::vector<std::size_t>& block, const EvaluationSettings& settings,
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot) {
+  const auto start = Clock::now();
+  ImportanceRequest request;
+  request.model = &model;
+  request.X_test = &data.X_test;
+  request.y_test = &data.y_test;
+  request.repeats = settings.reward.repeats;
+  request.seed = seed;
+  request.round = round;
+  request.slot = slot;
+  request.threads = settings.threads;
+  std::vector<std::size_t> block_index_of_group(plan.groups.size(), SIZE_MAX);
+  for (std::size_t g : block) {
+    block_index_of_group[g] = request.groups.size();
+    request.groups.push_back(plan.groups[g]);
+    request.stream_ids.push_back(plan.stream_ids[g]);
+  }
+  const ImportanceResult importance = permutation_importance(request);
+  BlockOutcome out;
+  out.r2_test = importance.baseline_r2;
+  FeatureSet features;
+  for (std::size_t i = 0; i < arm.size(); ++i) {
+    const std::size_t b = block_index_of_group[plan.group_of_column[i]];
+    if (b == SIZE_MAX) continue;
+    out.columns.push_back(i);
+    out.scores.push_back(importance.scores[b]);
+    features.push_back(arm[i]);
+  }
+  out.rewards = rewards_from_scores(settings.reward, out.scores, out.r2_test, features, seed, round, slot);
+  out.importance_seconds = seconds_since(start);
+  return out;
+}
+
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
                         const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                         std::uint64_t slot) {
   ArmOutcome out;
   out.arm = arm;
   if (arm.empty()) return out;
-  const RewardRule rule = parse_reward_rule(settings.reward.rule);
-  FitOptions fit_options{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads};
+  const FitOptions fit_options = fit_options_for(settings, seed, round, slot);
 
-  if (!needs_importance(rule)) {
+  if (evaluated_whole(settings)) {
     // lasso-nonzero (paper 003 §3.3): a bootstrap replicate of the data per play (offline), the batch itself online.
     auto start = Clock::now();
     std::vector<Index> rows;
@@ -84,48 +184,20 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
     return out;
   }
 
-  auto start = Clock::now();
-  const TrainTestSplit split = make_split(data.rows(), settings.split, seed, round, slot);
-  const Matrix X_train = gather(data.X, split.train, arm);
-  const Vector y_train = gather(data.y, split.train);
-  const Matrix X_test = gather(data.X, split.test, arm);
-  const Vector y_test = gather(data.y, split.test);
-  out.split_seconds = seconds_since(start);
-
-  start = Clock::now();
-  const auto model = estimator.fit(X_train, y_train, fit_options);
+  const ArmData arm_data = prepare_arm_data(data, arm, settings, seed, round, slot);
+  out.split_seconds = arm_data.split_seconds;
+  const auto start = Clock::now();
+  const auto model = estimator.fit(arm_data.X_train, arm_data.y_train, fit_options);
   out.fit_seconds = seconds_since(start);
 
-  // Groups of arm columns: features of one reward.groups bundle that are both played are permuted together.
-  start = Clock::now();
-  ImportanceRequest request;
-  request.model = model.get();
-  request.X_test = &X_test;
-  request.y_test = &y_test;
-  request.repeats = settings.reward.repeats;
-  request.seed = seed;
-  request.round = round;
-  request.slot = slot;
-  request.threads = settings.threads;
-  std::vector<std::size_t> group_of_column(arm.size());
-  std::map<std::int32_t, std::size_t> bundle_to_group;
-  for (std::size_t i = 0; i < arm.size(); ++i) {
-    const std::int32_t bundle = settings.group_of_feature.empty() ? -1 : settings.group_of_feature[arm[i]];
-    if (bundle >= 0 && bundle_to_group.count(bundle)) {
-      group_of_column[i] = bundle_to_group[bundle];
-      request.groups[group_of_column[i]].push_back(static_cast<Index>(i));
-      continue;
-    }
-    group_of_column[i] = request.groups.size();
-    if (bundle >= 0) bundle_to_group[bundle] = request.groups.size();
-    request.groups.push_back({static_cast<Index>(i)});
-    request.stream_ids.push_back(static_cast<std::uint64_t>(arm[i]));
-  }
-  const ImportanceResult importance = permutation_importance(request);
-  out.importance_seconds = seconds_since(start);
-  out.r2_test = importance.baseline_r2;
-  for (std::size_t i = 0; i < arm.size(); ++i) out.scores.push_back(importance.scores[group_of_column[i]]);
-  out.rewards = rewards_from_scores(settings.reward, out.scores, out.r2_test, arm, seed, round, slot);
+  const ImportancePlan plan = make_importance_plan(arm, settings);
+  std::vector<std::size_t> all(plan.groups.size());
+  for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
+  BlockOutcome block = score_block(*model, arm_data, arm, plan, all, settings, seed, round, slot);
+  out.importance_seconds = block.importance_seconds;
+  out.r2_test = block.r2_test;
+  out.scores = std::move(block.scores);
+  out.rewards = std::move(block.rewards);
   return out;
 }
 

@@ -39,6 +39,50 @@ bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward);
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,
                                             int threads);
 
+/// The rows and columns of one evaluation (importance rules): the split of (round, slot) gathered on the arm.
+struct ArmData {
+  Matrix X_train;
+  Vector y_train;
+  Matrix X_test;
+  Vector y_test;
+  double split_seconds = 0.0;
+};
+
+/// Which columns of the arm are permuted together (reward.groups bundles that are both played) and with which
+/// stream id. group_of_column[i] is the importance group of arm column i.
+struct ImportancePlan {
+  std::vector<std::vector<Index>> groups;
+  std::vector<std::uint64_t> stream_ids;
+  std::vector<std::size_t> group_of_column;
+};
+
+/// Scores and rewards of some importance groups of one arm: the work of one member of a distributed group.
+struct BlockOutcome {
+  double r2_test = 0.0;
+  std::vector<std::size_t> columns;  ///< arm column indices covered, ascending
+  std::vector<double> scores;        ///< per column
+  std::vector<std::uint8_t> rewards;  ///< per column
+  double importance_seconds = 0.0;
+};
+
+/// The phases of evaluate_arm, exposed so that a distributed group can split them (DESIGN §3): every member builds
+/// the same ArmData and plan, the leader fits, each member scores its block of groups.
+ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot);
+FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
+                           std::uint64_t slot);
+ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings);
+/// Expected cost of scoring each group of `plan` with `model` (for balancing blocks across a group's members): tree
+/// ensembles — 1 + the number of nodes splitting on the group's columns (an unused column costs nothing on the fast
+/// path); linear — 1 + 100·(non-zero coefficient); others — 1 (one batched re-prediction each).
+std::vector<double> importance_costs(const Model& model, const ImportancePlan& plan);
+/// Scores the groups `block` (indices into plan.groups) and turns the scores of their columns into rewards.
+BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
+                         const std::vector<std::size_t>& block, const EvaluationSettings& settings,
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot);
+/// True when the reward rule needs no permutation importance (lasso-nonzero): the arm is evaluated whole by one rank.
+bool evaluated_whole(const EvaluationSettings& settings);
+
 /// Evaluates `arm` on `data`. An empty arm yields an empty outcome.
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
                         const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,

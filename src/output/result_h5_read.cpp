@@ -233,12 +233,7 @@ RunResult read_result_h5(const std::string& path) {
     r.resume.separation_round = in.attr<std::int32_t>("resume_separation_round");
     r.resume.stop_key = in.read_1d<FeatureId>("resume_stop_key");
   }
-  r.timings.wall_seconds = in.attr_or("wall_seconds", 0.0);
-  r.timings.fit_seconds = in.attr_or("fit_seconds", 0.0);
-  r.timings.importance_seconds = in.attr_or("importance_seconds", 0.0);
-  r.timings.split_seconds = in.attr_or("split_seconds", 0.0);
-  r.timings.data_seconds = in.attr_or("data_seconds", 0.0);
-  r.timings.policy_seconds = in.attr_or("policy_seconds", 0.0);
+  for_each_timing(r.timings, [&](const char* name, double& value) { value = in.attr_or(name, 0.0); });
   return r;
 }
 

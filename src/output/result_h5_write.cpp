@@ -203,12 +203,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_attr(root, "resume_separation_round", r.resume.separation_round);
     write_1d(root, "resume_stop_key", r.resume.stop_key);
   }
-  write_attr(root, "wall_seconds", r.timings.wall_seconds);
-  write_attr(root, "fit_seconds", r.timings.fit_seconds);
-  write_attr(root, "importance_seconds", r.timings.importance_seconds);
-  write_attr(root, "split_seconds", r.timings.split_seconds);
-  write_attr(root, "data_seconds", r.timings.data_seconds);
-  write_attr(root, "policy_seconds", r.timings.policy_seconds);
+  for_each_timing(r.timings, [&](const char* name, double value) { write_attr(root, name, value); });
 
   check(file.close(), detail::concat("close ", tmp));
 }

@@ -53,13 +53,8 @@ void write_run_json(const RunResult& result, const std::string& path) {
   j["selected"] = std::move(selected);
 
   const Timings& t = result.timings;
-  j["timings"] = {{"wall_seconds", t.wall_seconds},
-                  {"fit_seconds", t.fit_seconds},
-                  {"importance_seconds", t.importance_seconds},
-                  {"split_seconds", t.split_seconds},
-                  {"data_seconds", t.data_seconds},
-                  {"policy_seconds", t.policy_seconds},
-                  {"per_iteration_seconds", result.iterations > 0 ? t.wall_seconds / result.iterations : 0.0}};
+  for_each_timing(t, [&](const char* name, double value) { j["timings"][name] = value; });
+  j["timings"]["per_iteration_seconds"] = result.iterations > 0 ? t.wall_seconds / result.iterations : 0.0;
 
   if (result.metrics.known) {
     j["metrics"] = {{"fdp", result.metrics.fdp},

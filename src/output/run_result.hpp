@@ -37,8 +37,30 @@ struct Timings {
   double importance_seconds = 0.0;
   double split_seconds = 0.0;   ///< splits, bootstrap, gathering the arm's columns
   double data_seconds = 0.0;    ///< loading periods
-  double policy_seconds = 0.0;  ///< drawing super-arms and updating posteriors
+  double policy_seconds = 0.0;  ///< drawing super-arms (the coordinator's "choose" phase)
+  double update_seconds = 0.0;  ///< applying rewards to the posterior and recording the trajectory
+  double checkpoint_seconds = 0.0;
+  // Distributed runs only (src/dist/), as seen by the coordinator.
+  double broadcast_seconds = 0.0;  ///< broadcasting the round's super-arms
+  double gather_seconds = 0.0;     ///< waiting for and receiving the rewards (includes the workers' fit/importance)
+  double bytes_sent = 0.0;         ///< every message of every rank (commands, models, rewards), summed
 };
+
+/// Calls f(name, field) for every timing, in one fixed order: result.h5 attributes and run.json use these names.
+template <class T, class F>
+void for_each_timing(T& t, F&& f) {
+  f("wall_seconds", t.wall_seconds);
+  f("fit_seconds", t.fit_seconds);
+  f("importance_seconds", t.importance_seconds);
+  f("split_seconds", t.split_seconds);
+  f("data_seconds", t.data_seconds);
+  f("policy_seconds", t.policy_seconds);
+  f("update_seconds", t.update_seconds);
+  f("checkpoint_seconds", t.checkpoint_seconds);
+  f("broadcast_seconds", t.broadcast_seconds);
+  f("gather_seconds", t.gather_seconds);
+  f("bytes_sent", t.bytes_sent);
+}
 
 /// What a checkpoint needs beyond the result so far (the posterior, trajectory and records are the result's own
 /// fields; every random draw derives from (seed, round, …), so no generator state is needed).

@@ -1,0 +1,22 @@
+#pragma once
+// `banditfs simulate gkx-like --out DIR [--seed S] [--months 120] [--stocks 5000] [--from 2010-01]` (issue 5):
+// the options that only the gkx-like stand-in takes, registered on the existing `simulate` subcommand.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace bfs::cli {
+
+struct GkxLikeOptions {
+  int months = 120;
+  int stocks = 5000;
+  std::string from = "2010-01";
+  double signal_scale = 0.0;  ///< 0 = the calibrated default
+};
+
+/// Adds --months, --stocks, --from, --signal-scale to `simulate`.
+void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options);
+/// Writes the gkx-like CSVs and truth.json into the directory `out`; prints a summary; returns the exit code.
+int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed, const std::string& out);
+
+}  // namespace bfs::cli

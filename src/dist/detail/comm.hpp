@@ -1,0 +1,17 @@
+#pragma once
+// The few collective operations the protocol needs, on byte strings (Boost.MPI). Internal to src/dist/.
+#include <boost/mpi/communicator.hpp>
+#include <string>
+#include <vector>
+
+namespace bfs::dist::detail {
+
+/// Broadcasts `bytes` from `root` (size first, then the bytes) and returns what every rank received.
+std::string broadcast_bytes(const boost::mpi::communicator& comm, std::string bytes, int root);
+/// Gathers one byte string per rank at `root` (empty vector on the other ranks).
+std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, const std::string& bytes, int root);
+
+/// The world communicator of the running session.
+boost::mpi::communicator& world();
+
+}  // namespace bfs::dist::detail

@@ -1,0 +1,234 @@
+#include "dist/distributed_runner.hpp"
+
+#include <boost/mpi/communicator.hpp>
+#include <chrono>
+
+#include "core/error.hpp"
+#include "dist/detail/comm.hpp"
+#include "dist/messages.hpp"
+#include "engine/arm_evaluation.hpp"
+#include "engine/data_sources.hpp"
+#include "engine/partitioning.hpp"
+#include "engine/round_driver.hpp"
+#include "estimators/estimator.hpp"
+
+namespace bfs::dist {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+constexpr int kCoordinator = 0;
+
+/// Rank 0's evaluator: one broadcast of the round's arms, one gather of every worker's reward bits.
+class CoordinatorEvaluator final : public RoundEvaluator {
+ public:
+  explicit CoordinatorEvaluator(boost::mpi::communicator& world) : world_(world) {}
+
+  std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
+                                   Timings& timings) override {
+    RoundCommand command;
+    command.round = round;
+    command.period = period;
+    for (const auto& draw : draws) command.arms.push_back(draw.arm);
+    auto start = Clock::now();
+    const std::string bytes = encode(command);
+    detail::broadcast_bytes(world_, bytes, kCoordinator);
+    timings.broadcast_seconds += seconds_since(start);
+    timings.bytes_sent += static_cast<double>(bytes.size()) * (world_.size() - 1);
+
+    start = Clock::now();
+    const std::vector<std::string> reports = detail::gather_bytes(world_, std::string(), kCoordinator);
+    timings.gather_seconds += seconds_since(start);
+
+    std::vector<ArmOutcome> outcomes(draws.size());
+    std::vector<int> leader_pieces(draws.size(), 0);
+    for (std::size_t s = 0; s < draws.size(); ++s) {
+      outcomes[s].arm = draws[s].arm;
+      outcomes[s].rewards.assign(draws[s].arm.size(), 0);
+    }
+    double slowest_model_broadcast = 0.0;
+    for (const std::string& raw : reports) {
+      if (raw.empty()) continue;
+      timings.bytes_sent += static_cast<double>(raw.size());
+      const WorkerReport report = decode_report(raw);
+      timings.bytes_sent += report.bytes_sent;
+      for (const ArmPiece& piece : report.pieces) {
+        BFS_CHECK(piece.slot >= 0 && static_cast<std::size_t>(piece.slot) < draws.size());
+        ArmOutcome& outcome = outcomes[static_cast<std::size_t>(piece.slot)];
+        const auto rewards = unpack_bits(piece.reward_bits, piece.columns.size());
+        for (std::size_t i = 0; i < piece.columns.size(); ++i) {
+          BFS_CHECK(piece.columns[i] < outcome.rewards.size());
+          outcome.rewards[piece.columns[i]] = rewards[i];
+        }
+        outcome.importance_seconds = std::max(outcome.importance_seconds, piece.importance_seconds);
+        slowest_model_broadcast = std::max(slowest_model_broadcast, piece.broadcast_seconds);
+        if (piece.from_leader) {
+          ++leader_pieces[static_cast<std::size_t>(piece.slot)];
+          outcome.r2_test = piece.r2_test;
+          outcome.fit_seconds = piece.fit_seconds;
+          outcome.split_seconds = piece.split_seconds;
+        }
+      }
+    }
+    timings.broadcast_seconds += slowest_model_broadcast;
+    for (std::size_t s = 0; s < draws.size(); ++s)
+      if (!draws[s].arm.empty() && leader_pieces[s] != 1)
+        throw InternalError("round " + std::to_string(round) + ": arm slot " + std::to_string(s) + " got " +
+                            std::to_string(leader_pieces[s]) + " leader reports instead of 1");
+    return outcomes;
+  }
+
+  void finish() override {
+    RoundCommand command;
+    command.kind = RoundCommand::Kind::Finish;
+    detail::broadcast_bytes(world_, encode(command), kCoordinator);
+  }
+
+ private:
+  boost::mpi::communicator& world_;
+};
+
+/// A worker rank: waits for round commands, evaluates its group's arms, reports reward bits to rank 0.
+class Worker {
+ public:
+  Worker(boost::mpi::communicator& world, const JobConfig& job, const Context& context)
+      : world_(world),
+        job_(job),
+        context_(context),
+        layout_(make_group_layout(world.size(), job.bandit.arms_per_round)),
+        group_(layout_.group_of(world.rank())),
+        group_comm_(world.split(group_)),
+        source_(make_data_source(job.data, context.seed, job.bandit.mode == "online")),
+        estimator_(make_estimator(job.estimator)),
+        settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)) {}
+
+  void run() {
+    for (;;) {
+      const RoundCommand command = decode_command(detail::broadcast_bytes(world_, std::string(), kCoordinator));
+      if (command.kind == RoundCommand::Kind::Finish) return;
+      load_period(command.period);
+      WorkerReport report;
+      for (int slot : arms_of_group(layout_, group_, job_.bandit.arms_per_round)) {
+        const FeatureSet& arm = command.arms.at(static_cast<std::size_t>(slot));
+        if (!arm.empty()) evaluate_slot(command.round, slot, arm, report);
+      }
+      detail::gather_bytes(world_, encode(report), kCoordinator);
+    }
+  }
+
+ private:
+  bool leader() const { return group_comm_.rank() == 0; }
+
+  void load_period(int period) {
+    if (period == loaded_period_) return;
+    data_ = source_->load_period(period);
+    loaded_period_ = period;
+    check_period(data_, job_, job_.bandit.mode == "online"
+                                  ? "period " + std::to_string(period) + " of " + source_->describe()
+                                  : source_->describe());
+  }
+
+  void evaluate_slot(std::int32_t round, int slot, const FeatureSet& arm, WorkerReport& report) {
+    const auto seed = context_.seed;
+    const auto r = static_cast<std::uint64_t>(round);
+    const auto s = static_cast<std::uint64_t>(slot);
+    ArmPiece piece;
+    piece.slot = slot;
+    piece.from_leader = leader();
+    if (evaluated_whole(settings_)) {  // lasso-nonzero: no importance to share, the leader does it all
+      if (!leader()) return;
+      const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);
+      piece.r2_test = outcome.r2_test;
+      piece.fit_seconds = outcome.fit_seconds;
+      piece.split_seconds = outcome.split_seconds;
+      for (std::size_t i = 0; i < arm.size(); ++i) piece.columns.push_back(static_cast<std::uint32_t>(i));
+      piece.reward_bits = pack_bits(outcome.rewards);
+      report.pieces.push_back(std::move(piece));
+      return;
+    }
+    const ArmData arm_data = prepare_arm_data(data_, arm, settings_, seed, r, s);
+    const ImportancePlan plan = make_importance_plan(arm, settings_);
+    piece.split_seconds = arm_data.split_seconds;
+
+    std::unique_ptr<Model> model;
+    ModelMessage message;
+    std::string bytes;
+    if (leader()) {
+      const auto start = Clock::now();
+      model = estimator_->fit(arm_data.X_train, arm_data.y_train, fit_options_for(settings_, seed, r, s));
+      piece.fit_seconds = seconds_since(start);
+      if (group_comm_.size() > 1) {
+        message.model = model->serialize();
+        message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_.size());
+        bytes = encode(message);
+      } else {
+        message.blocks = {std::vector<std::size_t>(plan.groups.size())};
+        for (std::size_t g = 0; g < plan.groups.size(); ++g) message.blocks[0][g] = g;
+      }
+    }
+    if (group_comm_.size() > 1) {
+      const auto start = Clock::now();
+      bytes = detail::broadcast_bytes(group_comm_, std::move(bytes), 0);
+      piece.broadcast_seconds = seconds_since(start);
+      if (leader()) {
+        report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_.size() - 1);
+      } else {
+        message = decode_model_message(bytes);
+        model = estimator_->deserialize(message.model);
+      }
+    }
+    const auto& block = message.blocks.at(static_cast<std::size_t>(group_comm_.rank()));
+    // The leader always scores (maybe an empty block): it reports R²_test, which any member computes identically.
+    if (block.empty() && !leader()) return;
+    BlockOutcome scored = score_block(*model, arm_data, arm, plan, block, settings_, seed, r, s);
+    piece.r2_test = scored.r2_test;
+    piece.importance_seconds = scored.importance_seconds;
+    for (std::size_t c : scored.columns) piece.columns.push_back(static_cast<std::uint32_t>(c));
+    piece.reward_bits = pack_bits(scored.rewards);
+    report.pieces.push_back(std::move(piece));
+  }
+
+  boost::mpi::communicator& world_;
+  const JobConfig& job_;
+  const Context& context_;
+  GroupLayout layout_;
+  int group_;
+  boost::mpi::communicator group_comm_;
+  std::unique_ptr<DataSource> source_;
+  std::unique_ptr<Estimator> estimator_;
+  EvaluationSettings settings_;
+  Dataset data_;
+  int loaded_period_ = -1;
+};
+
+}  // namespace
+
+std::optional<RunResult> run_job(const Session& session, const JobConfig& job, const std::string& job_text,
+                                 Context& context, const RunControl& control, const RoundCallback& on_round) {
+  if (session.size() == 1) return run_local(job, job_text, context, control, on_round);
+  boost::mpi::communicator& world = detail::world();
+  if (world.rank() != kCoordinator) {
+    // The coordinator is not in any group: it splits off alone (colour = groups) so the split is collective.
+    Worker worker(world, job, context);
+    worker.run();
+    return std::nullopt;
+  }
+  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round);
+  boost::mpi::communicator own = world.split(layout.groups);  // collective with the workers' split
+  const auto start = Clock::now();
+  auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
+  const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
+  source.reset();  // the coordinator never loads rows
+  CoordinatorEvaluator evaluator(world);
+  RunResult result = drive_rounds(job, job_text, context, info, evaluator, on_round, control);
+  result.ranks = world.size();
+  const double total = seconds_since(start);
+  result.timings.data_seconds += total - result.timings.wall_seconds;
+  result.timings.wall_seconds = total;
+  return result;
+}
+
+}  // namespace bfs::dist

@@ -1,0 +1,181 @@
+#include "dist/messages.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.hpp"
+
+namespace bfs::dist {
+
+namespace {
+
+class Writer {
+ public:
+  template <class T>
+  void put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const char*>(&value);
+    bytes_.append(p, sizeof(T));
+  }
+  template <class T>
+  void put_vector(const std::vector<T>& values) {
+    put<std::uint64_t>(values.size());
+    for (const T& v : values) put(v);
+  }
+  void put_string(std::string_view text) {
+    put<std::uint64_t>(text.size());
+    bytes_.append(text);
+  }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+class Reader {
+ public:
+  Reader(std::string_view bytes, const char* what) : bytes_(bytes), what_(what) {}
+  template <class T>
+  T get() {
+    need(sizeof(T));
+    T value;
+    std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return value;
+  }
+  template <class T>
+  std::vector<T> get_vector() {
+    const auto count = get<std::uint64_t>();
+    need(count * sizeof(T));  // also rejects absurd counts before allocating
+    std::vector<T> values(count);
+    for (auto& v : values) v = get<T>();
+    return values;
+  }
+  std::string get_string() {
+    const auto count = get<std::uint64_t>();
+    need(count);
+    std::string text(bytes_.substr(pos_, count));
+    pos_ += count;
+    return text;
+  }
+  void finish() const {
+    if (pos_ != bytes_.size())
+      throw InternalError(std::string(what_) + " message has " + std::to_string(bytes_.size() - pos_) +
+                          " trailing bytes");
+  }
+
+ private:
+  void need(std::uint64_t count) const {
+    if (count > bytes_.size() - pos_)
+      throw InternalError(std::string(what_) + " message truncated (" + std::to_string(bytes_.size()) + " bytes)");
+  }
+  std::string_view bytes_;
+  std::size_t pos_ = 0;
+  const char* what_;
+};
+
+}  // namespace
+
+std::string encode(const RoundCommand& command) {
+  Writer w;
+  w.put(static_cast<std::uint8_t>(command.kind));
+  w.put(command.round);
+  w.put(command.period);
+  w.put<std::uint64_t>(command.arms.size());
+  for (const auto& arm : command.arms) w.put_vector(arm);
+  return w.take();
+}
+
+RoundCommand decode_command(std::string_view bytes) {
+  Reader r(bytes, "round command");
+  RoundCommand command;
+  const auto kind = r.get<std::uint8_t>();
+  if (kind > 1) throw InternalError("round command of unknown kind " + std::to_string(kind));
+  command.kind = static_cast<RoundCommand::Kind>(kind);
+  command.round = r.get<std::int32_t>();
+  command.period = r.get<std::int32_t>();
+  const auto arms = r.get<std::uint64_t>();
+  if (arms > bytes.size()) throw InternalError("round command with an impossible arm count");
+  command.arms.resize(arms);
+  for (auto& arm : command.arms) arm = r.get_vector<FeatureId>();
+  r.finish();
+  return command;
+}
+
+std::string encode(const ModelMessage& message) {
+  Writer w;
+  w.put_string(message.model);
+  w.put<std::uint64_t>(message.blocks.size());
+  for (const auto& block : message.blocks) w.put_vector(block);
+  return w.take();
+}
+
+ModelMessage decode_model_message(std::string_view bytes) {
+  Reader r(bytes, "model");
+  ModelMessage message;
+  message.model = r.get_string();
+  const auto blocks = r.get<std::uint64_t>();
+  if (blocks > bytes.size()) throw InternalError("model message with an impossible block count");
+  message.blocks.resize(blocks);
+  for (auto& block : message.blocks) block = r.get_vector<std::size_t>();
+  r.finish();
+  return message;
+}
+
+std::string encode(const WorkerReport& report) {
+  Writer w;
+  w.put(report.bytes_sent);
+  w.put<std::uint64_t>(report.pieces.size());
+  for (const auto& piece : report.pieces) {
+    w.put(piece.slot);
+    w.put<std::uint8_t>(piece.from_leader ? 1 : 0);
+    w.put(piece.r2_test);
+    w.put(piece.fit_seconds);
+    w.put(piece.split_seconds);
+    w.put(piece.importance_seconds);
+    w.put(piece.broadcast_seconds);
+    w.put_vector(piece.columns);
+    w.put_vector(piece.reward_bits);
+  }
+  return w.take();
+}
+
+WorkerReport decode_report(std::string_view bytes) {
+  Reader r(bytes, "worker report");
+  WorkerReport report;
+  report.bytes_sent = r.get<double>();
+  const auto pieces = r.get<std::uint64_t>();
+  if (pieces > bytes.size()) throw InternalError("worker report with an impossible piece count");
+  report.pieces.resize(pieces);
+  for (auto& piece : report.pieces) {
+    piece.slot = r.get<std::int32_t>();
+    piece.from_leader = r.get<std::uint8_t>() != 0;
+    piece.r2_test = r.get<double>();
+    piece.fit_seconds = r.get<double>();
+    piece.split_seconds = r.get<double>();
+    piece.importance_seconds = r.get<double>();
+    piece.broadcast_seconds = r.get<double>();
+    piece.columns = r.get_vector<std::uint32_t>();
+    piece.reward_bits = r.get_vector<std::uint64_t>();
+    if (piece.reward_bits.size() != (piece.columns.size() + 63) / 64)
+      throw InternalError("worker report: reward bits do not match the column count");
+  }
+  r.finish();
+  return report;
+}
+
+std::vector<std::uint64_t> pack_bits(const std::vector<std::uint8_t>& values) {
+  std::vector<std::uint64_t> words((values.size() + 63) / 64, 0);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i] != 0) words[i / 64] |= std::uint64_t{1} << (i % 64);
+  return words;
+}
+
+std::vector<std::uint8_t> unpack_bits(const std::vector<std::uint64_t>& words, std::size_t count) {
+  BFS_CHECK(words.size() * 64 >= count);
+  std::vector<std::uint8_t> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<std::uint8_t>((words[i / 64] >> (i % 64)) & 1U);
+  return values;
+}
+
+}  // namespace bfs::dist

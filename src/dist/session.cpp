@@ -1,0 +1,79 @@
+#include "dist/session.hpp"
+
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/environment.hpp>
+#include <cstdlib>
+
+#include "dist/detail/comm.hpp"
+
+namespace bfs::dist {
+
+namespace {
+boost::mpi::communicator* g_world = nullptr;  // owned by the one Session of the process
+}
+
+struct Session::Impl {
+  // abort_on_exception = false: main() reports the error itself, then calls Session::abort.
+  Impl(int& argc, char**& argv) : environment(argc, argv, false) {}
+  boost::mpi::environment environment;
+  boost::mpi::communicator world;
+};
+
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
+
+Session::Session(int& argc, char**& argv) {
+  if (!launched_by_mpi()) return;
+  impl_ = std::make_unique<Impl>(argc, argv);
+  rank_ = impl_->world.rank();
+  size_ = impl_->world.size();
+  g_world = &impl_->world;
+}
+
+Session::~Session() { g_world = nullptr; }
+
+void Session::abort(int code) const {
+  if (impl_) impl_->environment.abort(code);
+  std::exit(code);
+}
+
+namespace detail {
+
+boost::mpi::communicator& world() { return *g_world; }
+
+std::string broadcast_bytes(const boost::mpi::communicator& comm, std::string bytes, int root) {
+  std::uint64_t size = bytes.size();
+  boost::mpi::broadcast(comm, size, root);
+  bytes.resize(size);
+  if (size > 0) boost::mpi::broadcast(comm, bytes.data(), static_cast<int>(size), root);
+  return bytes;
+}
+
+std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, const std::string& bytes, int root) {
+  const int size = static_cast<int>(bytes.size());
+  std::vector<int> sizes;
+  boost::mpi::gather(comm, size, sizes, root);
+  if (comm.rank() != root) {
+    boost::mpi::gatherv(comm, bytes.data(), size, root);
+    return {};
+  }
+  std::size_t total = 0;
+  for (int s : sizes) total += static_cast<std::size_t>(s);
+  std::string all(total, '\0');
+  boost::mpi::gatherv(comm, bytes.data(), size, all.data(), sizes, root);
+  std::vector<std::string> out;
+  std::size_t offset = 0;
+  for (int s : sizes) {
+    out.emplace_back(all.substr(offset, static_cast<std::size_t>(s)));
+    offset += static_cast<std::size_t>(s);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+}  // namespace bfs::dist

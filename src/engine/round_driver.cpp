@@ -1,0 +1,182 @@
+#include "engine/round_driver.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "config/schema.hpp"
+#include "core/error.hpp"
+#include "engine/coordinator_state.hpp"
+#include "output/result_io.hpp"
+
+namespace bfs {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
+  return buffer;
+}
+
+void check_resumable(const RunResult& checkpoint, const std::string& path, const std::string& hash,
+                     const std::string& fingerprint) {
+  if (!checkpoint.resume.present)
+    throw InputError(path + " is not a checkpoint (no resume state); cannot --resume from it");
+  if (checkpoint.resume.job_hash != hash)
+    throw InputError(path + " was written by a different job (its algorithmic keys differ from this job's); "
+                            "refusing to resume. Run without --resume to start afresh.");
+  if (checkpoint.resume.data_fingerprint != fingerprint)
+    throw InputError(path + " was written for different data (source, shape or feature names differ); "
+                            "refusing to resume.");
+}
+
+}  // namespace
+
+SourceInfo describe_source(const DataSource& source, bool online) {
+  SourceInfo info;
+  info.description = source.describe();
+  info.feature_names = source.feature_names();
+  info.periods = online ? source.num_periods() : 1;
+  info.truth = source.truth();
+  info.has_truth = source.has_truth();
+  std::string text = source.describe() + "|p=" + std::to_string(source.num_features()) +
+                     "|periods=" + std::to_string(source.num_periods());
+  for (const auto& name : info.feature_names) text += "|" + name;
+  info.fingerprint = fnv1a_hex(text);
+  return info;
+}
+
+std::string job_hash(const JobConfig& job) {
+  JobConfig canonical = job;
+  const RunConfig defaults;
+  canonical.run.out = defaults.out;
+  canonical.run.threads = defaults.threads;
+  canonical.run.progress_seconds = defaults.progress_seconds;
+  canonical.run.checkpoint_every = defaults.checkpoint_every;
+  return fnv1a_hex(dump_job(canonical));
+}
+
+void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
+  if (job.reward.rule != "lasso-nonzero") check_splittable(data.rows(), job.bandit.test_fraction, what);
+  if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
+    throw InputError(what + ": the target y is constant (" + std::to_string(data.y[0]) +
+                     "), so R² and permutation importance are undefined");
+}
+
+std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
+  if (job.bandit.mode != "online") return job.bandit.iterations;
+  return job.bandit.passes * periods * job.bandit.iterations_per_period;
+}
+
+RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
+                       const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
+                       const RunControl& control) {
+  const auto wall_start = Clock::now();
+  RunResult result;
+  result.policy = job.bandit.policy;
+  result.estimator = job.estimator.name;
+  result.job_text = job_text;
+  result.seed = context.seed;
+  result.threads = context.threads;
+  result.data_origin = source.description;
+  result.feature_names = source.feature_names;
+  const Index p = static_cast<Index>(source.feature_names.size());
+  if (p == 0) throw InputError(source.description + ": p = 0 (no feature columns)");
+
+  CoordinatorState state(p, job.bandit, context.seed, source.truth, source.has_truth);
+  const std::string hash = job_hash(job);
+  std::int32_t resume_after = 0;
+  if (control.resume) {
+    const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+    check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint);
+    state.restore(checkpoint);
+    resume_after = checkpoint.iterations;
+    result.timings = checkpoint.timings;
+    if (context.log) context.log->info("resuming from {} after round {}", control.checkpoint_path, resume_after);
+  }
+  auto write_checkpoint = [&](std::int32_t rounds) {
+    const auto start = Clock::now();
+    RunResult snapshot = result;
+    state.fill_result(snapshot);
+    snapshot.iterations = rounds;
+    snapshot.stop_reason = "checkpoint after round " + std::to_string(rounds);
+    snapshot.resume.present = true;
+    snapshot.resume.job_hash = hash;
+    snapshot.resume.data_fingerprint = source.fingerprint;
+    snapshot.timings.wall_seconds += seconds_since(wall_start);
+    write_result_h5(snapshot, control.checkpoint_path);
+    result.timings.checkpoint_seconds += seconds_since(start);
+  };
+
+  const bool online = job.bandit.mode == "online";
+  const int periods = source.periods;
+  const int passes = online ? job.bandit.passes : 1;
+  const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;
+  const std::int32_t total_rounds = scheduled_rounds(job, periods);
+
+  std::int32_t round = 0;
+  bool stop = false;
+  bool interrupted_now = false;
+  for (int pass = 0; pass < passes && !stop; ++pass) {
+    for (int period = 0; period < periods && !stop; ++period) {
+      for (int it = 0; it < per_period && !stop; ++it) {
+        ++round;
+        if (round <= resume_after) continue;  // done before the resume; the period is never loaded for it
+        auto start = Clock::now();
+        const auto draws = state.draw_round(round);
+        result.timings.policy_seconds += seconds_since(start);
+        const std::vector<ArmOutcome> outcomes = evaluator.evaluate(round, period, draws, result.timings);
+        BFS_CHECK(outcomes.size() == draws.size());
+        start = Clock::now();
+        RoundReport report{round, total_rounds, period, 0, 0.0, 0};
+        for (std::size_t slot = 0; slot < outcomes.size(); ++slot) {
+          const ArmOutcome& outcome = outcomes[slot];
+          result.timings.fit_seconds += outcome.fit_seconds;
+          result.timings.importance_seconds += outcome.importance_seconds;
+          result.timings.split_seconds += outcome.split_seconds;
+          EvaluationRecord record;
+          record.iteration = round;
+          record.slot = static_cast<std::int32_t>(slot);
+          record.period = period;
+          record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
+          record.r2_test = outcome.r2_test;
+          for (auto r : outcome.rewards) record.rewards += r;
+          record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
+          if (record.updated) state.apply(outcome.arm, outcome.rewards, record);
+          else state.record(record);  // empty arm or no skill: recorded, but no arm is updated
+          report.r2_test = outcome.r2_test;
+          report.arm_size = outcome.arm.size();
+        }
+        stop = state.end_round(round, period);
+        result.timings.update_seconds += seconds_since(start);
+        if (on_round) {
+          report.selected = selected_set(state.posterior().means()).size();
+          on_round(report);
+        }
+        if (!control.checkpoint_path.empty() && !stop) {
+          const bool due = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
+          interrupted_now = round < total_rounds && control.stop_requested && control.stop_requested();
+          if (due || interrupted_now) write_checkpoint(round);
+          if (interrupted_now) stop = true;
+        }
+      }
+    }
+  }
+  evaluator.finish();
+
+  state.fill_result(result);
+  result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) + " (checkpointed)"
+                       : stop          ? state.stopping().reason()
+                                       : "schedule complete (" + std::to_string(round) + " rounds)";
+  result.timings.wall_seconds = seconds_since(wall_start);
+  return result;
+}
+
+}  // namespace bfs

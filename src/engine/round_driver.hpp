@@ -1,0 +1,53 @@
+#pragma once
+// The schedule of a run (DESIGN §3), shared by the local engine and the MPI coordinator: which rounds run on which
+// period, posterior updates in slot order, the trajectory, the stopping rule, checkpoints and resume. How a round's
+// super-arms get evaluated is the RoundEvaluator's business — in this process (local_runner.cpp) or by worker ranks
+// (src/dist/). Keeping one driver is what makes every deployment give the same numbers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bandit/policy.hpp"
+#include "config/job_config.hpp"
+#include "core/context.hpp"
+#include "data/source.hpp"
+#include "engine/arm_evaluation.hpp"
+#include "engine/local_runner.hpp"
+#include "output/run_result.hpp"
+
+namespace bfs {
+
+/// What the coordinator knows of the data without loading any period.
+struct SourceInfo {
+  std::string description;
+  std::vector<std::string> feature_names;
+  int periods = 1;
+  FeatureSet truth;
+  bool has_truth = false;
+  std::string fingerprint;  ///< description, shape and a hash of the names: refuses checkpoints of other data
+};
+SourceInfo describe_source(const DataSource& source, bool online);
+
+/// Evaluates the super-arms of one round. evaluate() gets the round's draws (slot order) and returns one outcome
+/// per draw, in slot order; finish() is called once when the run ends normally (e.g. to release worker ranks).
+class RoundEvaluator {
+ public:
+  virtual ~RoundEvaluator() = default;
+  virtual std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
+                                           Timings& timings) = 0;
+  virtual void finish() {}
+};
+
+/// Rounds in the job's schedule: offline bandit.iterations; online passes × periods × iterations_per_period.
+std::int32_t scheduled_rounds(const JobConfig& job, int periods);
+
+/// Runs the schedule, asking `evaluator` for each round's outcomes. Returns the result (interrupted when
+/// control.stop_requested fired; a checkpoint then holds the state).
+RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
+                       const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
+                       const RunControl& control);
+
+/// Throws InputError when a period cannot be evaluated: too few rows for the split, or a constant target.
+void check_period(const Dataset& data, const JobConfig& job, const std::string& what);
+
+}  // namespace bfs

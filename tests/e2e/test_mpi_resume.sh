@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 3: a 2-rank run killed with SIGKILL (mpirun and every rank at once) at five different points resumes from its
+# last checkpoint to a result.h5 whose datasets equal an uninterrupted run's, bit for bit.
+source "$(dirname "$0")/lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+ROUNDS=60
+# ~0.1 s a round at 2 ranks: slow enough to kill at a chosen round, fast enough for CI.
+tiny_job | sed "s/^iterations = 8/iterations = $ROUNDS/; s/^n = 120/n = 300/; s/n_estimators = 20/n_estimators = 150/;
+               s/max_depth = 5/max_depth = 8/" >"$WORK/job.toml"
+printf 'checkpoint_every = 1\n' >>"$WORK/job.toml"
+timeout 300 mpirun -n 2 "$BANDITFS" run "$WORK/job.toml" --quiet --out "$WORK/whole" >/dev/null 2>&1 ||
+  fail "uninterrupted 2-rank run failed"
+
+checkpoint_round() {  # the round of the checkpoint in $1, 0 if none
+  local n
+  n=$(h5dump -a iterations "$1" 2>/dev/null | sed -n 's/.*(0): *\([0-9]*\).*/\1/p')
+  echo "${n:-0}"
+}
+for point in 3 12 24 36 50; do
+  out="$WORK/cut-$point"
+  setsid timeout 300 mpirun -n 2 "$BANDITFS" run "$WORK/job.toml" --quiet --out "$out" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do
+    [ -s "$out/checkpoint.h5" ] && [ "$(checkpoint_round "$out/checkpoint.h5")" -ge "$point" ] && break
+    [ -e "$out/result.h5" ] && break
+    sleep 0.02
+  done
+  kill -KILL -- "-$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  if [ -e "$out/result.h5" ]; then
+    fail "point $point: the run finished before it could be killed (make the job slower)"
+    continue
+  fi
+  reached=$(checkpoint_round "$out/checkpoint.h5")
+  [ "$reached" -ge "$point" ] && [ "$reached" -lt "$ROUNDS" ] && ok || fail "point $point: checkpoint at round $reached"
+  timeout 300 mpirun -n 2 "$BANDITFS" run "$WORK/job.toml" --quiet --out "$out" --resume >/dev/null 2>"$WORK/err" ||
+    { fail "point $point: resume failed: $(cat "$WORK/err")"; continue; }
+  result=$(compare_datasets "$WORK/whole/result.h5" "$out/result.h5")
+  [ "$result" = same ] && ok || fail "point $point (checkpoint round $reached): resumed result differs: $result"
+done
+finish

@@ -1,0 +1,130 @@
+// Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Every case runs a job distributed over all
+// ranks with arms_per_round G = 1 and G = 4 and, on rank 0, the same job with the local engine (another thread
+// count), and asserts that every deterministic output — posterior, trajectory, evaluation records, selected set — is
+// bit-identical (DESIGN §3 "determinism is a feature").
+#define BOOST_TEST_MODULE dist_identity
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <memory>
+
+#include "dist/distributed_runner.hpp"
+
+using namespace bfs;
+
+namespace {
+
+std::unique_ptr<dist::Session> g_session;
+
+struct SessionFixture {
+  SessionFixture() {
+    auto& suite = boost::unit_test::framework::master_test_suite();
+    g_session = std::make_unique<dist::Session>(suite.argc, suite.argv);
+  }
+  ~SessionFixture() { g_session.reset(); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+void expect_identical(const RunResult& local, const RunResult& distributed) {
+  BOOST_TEST(distributed.iterations == local.iterations);
+  BOOST_TEST(same_bits(distributed.alpha, local.alpha));
+  BOOST_TEST(same_bits(distributed.beta, local.beta));
+  BOOST_TEST(same_bits(distributed.trajectory, local.trajectory));
+  BOOST_TEST(distributed.iteration_period == local.iteration_period);
+  BOOST_TEST(distributed.selected == local.selected);
+  BOOST_TEST(distributed.stop_reason == local.stop_reason);
+  BOOST_REQUIRE(distributed.evaluations.size() == local.evaluations.size());
+  for (std::size_t i = 0; i < local.evaluations.size(); ++i) {
+    const auto& a = local.evaluations[i];
+    const auto& b = distributed.evaluations[i];
+    BOOST_TEST_CONTEXT("evaluation " << i) {
+      BOOST_TEST(b.iteration == a.iteration);
+      BOOST_TEST(b.slot == a.slot);
+      BOOST_TEST(b.period == a.period);
+      BOOST_TEST(b.arm_size == a.arm_size);
+      BOOST_TEST(std::memcmp(&b.r2_test, &a.r2_test, sizeof(double)) == 0);
+      BOOST_TEST(b.rewards == a.rewards);
+      BOOST_TEST(b.updated == a.updated);
+    }
+  }
+}
+
+/// Runs `job` distributed (threads 1) and, on rank 0, locally (threads 2); compares on rank 0. G = 1 and 4.
+void check_job(JobConfig job) {
+  for (int arms_per_round : {1, 4}) {
+    BOOST_TEST_CONTEXT("arms_per_round = " << arms_per_round << ", ranks = " << g_session->size()) {
+      job.bandit.arms_per_round = arms_per_round;
+      Context distributed_context;
+      distributed_context.seed = job.run.seed;
+      distributed_context.threads = 1;
+      const auto distributed = dist::run_job(*g_session, job, "job", distributed_context, RunControl{}, {});
+      BOOST_TEST(distributed.has_value() == (g_session->rank() == 0));
+      if (g_session->rank() != 0) continue;
+      BOOST_TEST(distributed->ranks == g_session->size());
+      Context local_context;
+      local_context.seed = job.run.seed;
+      local_context.threads = 2;
+      const RunResult local = run_local(job, "job", local_context);
+      BOOST_TEST(local.evaluations.size() > 0u);
+      expect_identical(local, *distributed);
+    }
+  }
+}
+
+JobConfig offline_job(const std::string& estimator) {
+  JobConfig job;
+  job.data.source = "simulate";
+  job.data.dgp = "friedman1";
+  job.data.n = 120;
+  job.data.p = 24;
+  job.estimator.name = estimator;
+  job.bandit.iterations = 5;
+  job.bandit.policy = "ttts";
+  job.run.seed = 11;
+  return job;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(random_forest_offline_with_noise_features) {
+  JobConfig job = offline_job("random_forest");
+  job.estimator.random_forest.n_estimators = 15;
+  job.estimator.random_forest.max_depth = 5;
+  job.data.noise_features = 6;
+  check_job(job);
+}
+
+BOOST_AUTO_TEST_CASE(gbm_online_over_periods_relative_reward) {
+  JobConfig job = offline_job("gbm");
+  job.data.periods = 3;
+  job.bandit.mode = "online";
+  job.bandit.iterations_per_period = 2;
+  job.bandit.time_series = true;
+  job.estimator.gbm.n_estimators = 20;
+  job.reward.rule = "relative";
+  job.reward.threshold = 0.02;
+  check_job(job);
+}
+
+BOOST_AUTO_TEST_CASE(lasso_with_grouped_features_and_bernoulli_reward) {
+  JobConfig job = offline_job("lasso");
+  job.reward.rule = "bernoulli";
+  job.reward.groups = {{"x1", "x2"}, {"x6", "x7", "x8"}};
+  check_job(job);
+}
+
+BOOST_AUTO_TEST_CASE(mlp_and_lasso_nonzero) {
+  JobConfig mlp = offline_job("mlp");
+  mlp.estimator.mlp.max_epochs = 15;
+  mlp.bandit.iterations = 3;
+  check_job(mlp);
+  JobConfig nonzero = offline_job("lasso");
+  nonzero.reward.rule = "lasso-nonzero";
+  nonzero.bandit.policy = "tvs";
+  check_job(nonzero);
+}
