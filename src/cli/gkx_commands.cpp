@@ -35,6 +35,7 @@ CLI::App* add_prepare_gkx_command(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--memory-mb", args->memory_mb, "in-memory budget for buffered rows before spilling (MiB)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--tmp-dir", o.spill_dir, "where spill files go (default: the output's directory)");
+  sub->add_option("--truth", o.truth_json, "truth.json of simulate gkx-like: its planted features become /truth");
   sub->add_option("--out", o.out, "output HDF5 panel")->required();
   run = [args] {
     gkx::PrepareOptions options = args->options;

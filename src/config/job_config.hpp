@@ -71,6 +71,25 @@ struct RunConfig {
   double progress_seconds = 2.0;
 };
 
+/// [tuning]: optional grid search with k-fold cross-validation on one period before the first round, whose best
+/// parameters are then used for every round (paper 000 §5.1: "I use the first month i.e. Jan 2010 for
+/// hyperparameter tuning ... gridsearch and k-fold cross validation"). Only estimator.name = "gbm" is tunable. Each
+/// list is the grid of the [estimator] key of the same name; an empty list keeps the [estimator] value. The default
+/// grid (3·1·2·2·2·2 = 48 points) surrounds the paper's choice: learning rate 0.05, 200 trees, 50 leaves, depth 10,
+/// 20 samples per leaf, L2 0.01. See engine/tuning.hpp.
+struct TuningConfig {
+  bool enabled = false;
+  int folds = 5;       ///< k of k-fold CV (the paper's reference code: 5)
+  int period = 0;      ///< the period tuned on (0 = the first; offline runs have one period)
+  bool shuffle = true; ///< shuffle rows before cutting folds (false = contiguous folds, scikit-learn's KFold)
+  std::vector<double> learning_rate = {0.01, 0.05, 0.1};
+  std::vector<int> n_estimators = {200};
+  std::vector<int> max_leaves = {31, 50};
+  std::vector<int> max_depth = {6, 10};
+  std::vector<double> min_child_weight = {20, 50};
+  std::vector<double> lambda = {0.0, 0.01};
+};
+
 struct JobConfig {
   DataConfig data;
   EstimatorConfig estimator;
@@ -78,6 +97,7 @@ struct JobConfig {
   BanditConfig bandit;
   MethodConfig method;
   RunConfig run;
+  TuningConfig tuning;
 };
 
 }  // namespace bfs

@@ -96,6 +96,21 @@ void visit(RunConfig& c, V& v) {
 }
 
 template <class V>
+void visit(TuningConfig& c, V& v) {
+  v("enabled", c.enabled, text("tune the estimator by grid search + k-fold CV before the first round (gbm only)"));
+  v("folds", c.folds, range(2, 100, "k of the k-fold cross-validation"));
+  v("period", c.period, range(0, 1e7, "period whose rows are tuned on (0 = the first)"));
+  v("shuffle", c.shuffle, text("shuffle rows before cutting folds (false = contiguous folds)"));
+  // Each value is checked against the bounds of the [estimator] gbm key of the same name; [] keeps that key's value.
+  v("learning_rate", c.learning_rate, above(0, 1, "grid of estimator.learning_rate ([] = keep)"));
+  v("n_estimators", c.n_estimators, range(1, 1e6, "grid of estimator.n_estimators ([] = keep)"));
+  v("max_leaves", c.max_leaves, range(0, 1e6, "grid of estimator.max_leaves ([] = keep)"));
+  v("max_depth", c.max_depth, range(0, 100, "grid of estimator.max_depth ([] = keep)"));
+  v("min_child_weight", c.min_child_weight, range(0, kInf, "grid of estimator.min_child_weight ([] = keep)"));
+  v("lambda", c.lambda, range(0, kInf, "grid of estimator.lambda ([] = keep)"));
+}
+
+template <class V>
 void visit(LassoParams& c, V& v) {
   v("lambda", c.lambda, range(0, kInf, "L1 penalty on standardised columns"));
   v("cv_folds", c.cv_folds, range(0, 100, "k-fold CV over a lambda path (0 = fixed lambda)"));
@@ -252,14 +267,30 @@ class TableReader {
       value.push_back(*item.value<std::string>());
     }
   }
-  void read(const char* key, const toml::node& node, std::vector<int>& value, const Spec&) {
+  /// A list of integers: each checked against the key's bounds when it has any, else in [1, 10^6].
+  void read(const char* key, const toml::node& node, std::vector<int>& value, const Spec& spec) {
+    const bool bounded = spec.min > -kInf || spec.max < kInf;
+    const char* expected = bounded ? "an array of integers" : "an array of positive integers";
     const toml::array* array = node.as_array();
-    if (array == nullptr) wrong_type(key, node, "an array of positive integers");
+    if (array == nullptr) wrong_type(key, node, expected);
     value.clear();
     for (const auto& item : *array) {
-      if (!item.is_integer() || *item.value<std::int64_t>() < 1 || *item.value<std::int64_t>() > 1000000)
-        wrong_type(key, node, "an array of positive integers");
-      value.push_back(static_cast<int>(*item.value<std::int64_t>()));
+      if (!item.is_integer()) wrong_type(key, node, expected);
+      const std::int64_t x = *item.value<std::int64_t>();
+      if (bounded) check_range(key, static_cast<double>(x), spec);
+      else if (x < 1 || x > 1000000) wrong_type(key, node, expected);
+      value.push_back(static_cast<int>(x));
+    }
+  }
+  /// A list of numbers, each checked against the key's bounds.
+  void read(const char* key, const toml::node& node, std::vector<double>& value, const Spec& spec) {
+    const toml::array* array = node.as_array();
+    if (array == nullptr) wrong_type(key, node, "an array of numbers");
+    value.clear();
+    for (const auto& item : *array) {
+      if (!item.is_number()) wrong_type(key, node, "an array of numbers");
+      value.push_back(*item.value<double>());
+      check_range(key, value.back(), spec);
     }
   }
   void read(const char* key, const toml::node& node, std::vector<std::vector<std::string>>& value, const Spec&) {
@@ -389,7 +420,8 @@ JobConfig parse_job(const std::string& toml_text, const std::string& origin, con
   }
   for (const auto& assignment : overrides) apply_override(root, assignment);
 
-  static const std::vector<std::string> sections = {"data", "estimator", "reward", "bandit", "method", "run"};
+  static const std::vector<std::string> sections = {"data",   "estimator", "reward", "bandit",
+                                                     "method", "run",       "tuning"};
   for (const auto& [key, node] : root) {
     if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
       throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) + "' (sections: " +
@@ -402,6 +434,7 @@ JobConfig parse_job(const std::string& toml_text, const std::string& origin, con
   read_section(root, "bandit", origin, job.bandit);
   read_section(root, "method", origin, job.method);
   read_section(root, "run", origin, job.run);
+  read_section(root, "tuning", origin, job.tuning);
   validate(job);
   return job;
 }
@@ -427,6 +460,18 @@ void validate(const JobConfig& job) {
                       " needs bandit.mode = \"online\" (offline runs use one data set)");
   if (job.bandit.tvs_q > 0 && job.bandit.policy != "tvs")
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
+  validate_tuning(job.tuning, job.estimator);
+}
+
+void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {
+  if (!tuning.enabled) return;
+  if (estimator.name != "gbm")
+    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" (got \"" + estimator.name +
+                      "\"): only the gbm parameters are tunable");
+  if (tuning.folds < 2)
+    throw ConfigError("tuning.folds = " + std::to_string(tuning.folds) + " is out of range: must be at least 2");
+  if (tuning.period < 0)
+    throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
 }
 
 std::string dump_job(const JobConfig& job_in) {
@@ -450,6 +495,9 @@ std::string dump_job(const JobConfig& job_in) {
   section("bandit", job.bandit);
   section("method", job.method);
   section("run", job.run);
+  // [tuning] only when enabled: a disabled section does not change any number of the run, and leaving it out keeps
+  // the canonical text (and so the checkpoint job hash) of every job written before tuning existed.
+  if (job.tuning.enabled) section("tuning", job.tuning);
   std::ostringstream out;
   out << root;
   return out.str() + "\n";
@@ -474,6 +522,7 @@ std::string describe_keys() {
   section("bandit", job.bandit);
   section("method", job.method);
   section("run", job.run);
+  section("tuning", job.tuning);
   return out.str();
 }
 

@@ -17,6 +17,9 @@ JobConfig parse_job(const std::string& toml_text, const std::string& origin,
 JobConfig load_job(const std::string& path, const std::vector<std::string>& overrides = {});
 /// Cross-field checks (e.g. lasso-nonzero needs the lasso estimator); ConfigError naming the keys.
 void validate(const JobConfig& job);
+/// The [tuning] checks (part of validate): when enabled, estimator.name must be "gbm" (the only tunable estimator),
+/// folds ≥ 2 and period ≥ 0; ConfigError naming tuning.enabled / tuning.folds / tuning.period.
+void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
 std::string dump_job(const JobConfig& job);
 /// One line per key: "section.key  (type, default, bounds)  description" — for `banditfs run --help-keys`.

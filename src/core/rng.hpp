@@ -25,6 +25,7 @@ enum class Purpose : std::uint64_t {
   Simulate = 9,      ///< simulated data sets
   Noise = 10,        ///< on-the-fly noise features
   Shuffle = 11,      ///< re-batching passes
+  Tuning = 12,       ///< hyper-parameter tuning: k-fold assignment (feature 0) and CV fit seeds (feature 1)
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -135,6 +135,7 @@ void Hdf5PanelWriter::finish() {
   const hid_t f = impl_->file.get();
   write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, offsets_, path_);
   write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels_, path_);
+  if (!truth_.empty()) write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth_, path_);
   {
     // Variable-length UTF-8 strings, as write_hdf5 (h5py reads them with .asstr()).
     H5Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, path_, "copy a string type");

@@ -32,6 +32,9 @@ class Hdf5PanelWriter {
   void set_attribute(const std::string& name, std::int64_t value);
   void set_attribute(const std::string& name, double value);
 
+  /// Indices of the truly relevant features (simulations), written as /truth by finish().
+  void set_truth(std::vector<std::int32_t> truth) { truth_ = std::move(truth); }
+
   /// Writes /period_offsets, /period_labels, /feature_names and the attributes, closes and renames the tmp file
   /// to the final path. InputError when no period was appended.
   void finish();
@@ -43,6 +46,7 @@ class Hdf5PanelWriter {
  private:
   struct Impl;
   std::string path_;
+  std::vector<std::int32_t> truth_;
   std::string tmp_;
   Index cols_ = 0;
   Index rows_ = 0;

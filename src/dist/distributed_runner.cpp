@@ -3,6 +3,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <chrono>
 
+#include "config/schema.hpp"
 #include "core/error.hpp"
 #include "dist/detail/comm.hpp"
 #include "dist/messages.hpp"
@@ -172,7 +173,8 @@ class Worker {
     if (group_comm_.size() > 1) {
       const auto start = Clock::now();
       bytes = detail::broadcast_bytes(group_comm_, std::move(bytes), 0);
-      piece.broadcast_seconds = seconds_since(start);
+      // Only the leader's time is the transfer: a member's also includes waiting for the leader's fit.
+      if (leader()) piece.broadcast_seconds = seconds_since(start);
       if (leader()) {
         report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_.size() - 1);
       } else {
@@ -211,19 +213,27 @@ std::optional<RunResult> run_job(const Session& session, const JobConfig& job, c
   if (session.size() == 1) return run_local(job, job_text, context, control, on_round);
   boost::mpi::communicator& world = detail::world();
   if (world.rank() != kCoordinator) {
+    JobConfig tuned = job;
+    if (job.tuning.enabled) {
+      // Rank 0 tunes (or restores its checkpoint's choice) and sends the tuned job; all ranks then fit the same.
+      tuned.estimator = parse_job(detail::broadcast_bytes(world, std::string(), kCoordinator), "the tuned job").estimator;
+    }
     // The coordinator is not in any group: it splits off alone (colour = groups) so the split is collective.
-    Worker worker(world, job, context);
+    Worker worker(world, tuned, context);
     worker.run();
     return std::nullopt;
   }
-  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round);
-  boost::mpi::communicator own = world.split(layout.groups);  // collective with the workers' split
   const auto start = Clock::now();
   auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
   const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
-  source.reset();  // the coordinator never loads rows
+  JobConfig tuned = job;
+  const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
+  if (job.tuning.enabled) detail::broadcast_bytes(world, dump_job(tuned), kCoordinator);
+  source.reset();  // from here on the coordinator holds no rows
+  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round);
+  boost::mpi::communicator own = world.split(layout.groups);  // collective with the workers' split
   CoordinatorEvaluator evaluator(world);
-  RunResult result = drive_rounds(job, job_text, context, info, evaluator, on_round, control);
+  RunResult result = drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning);
   result.ranks = world.size();
   const double total = seconds_since(start);
   result.timings.data_seconds += total - result.timings.wall_seconds;

@@ -74,8 +74,10 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                     const RoundCallback& on_round, const RunControl& control) {
   const SourceInfo info = describe_source(source, job.bandit.mode == "online");
-  LocalEvaluator evaluator(job, context, source);
-  return drive_rounds(job, job_text, context, info, evaluator, on_round, control);
+  JobConfig tuned = job;
+  const TuningReport tuning = tune_job(tuned, source, control, context);
+  LocalEvaluator evaluator(tuned, context, source);
+  return drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning);
 }
 
 }  // namespace bfs

@@ -6,6 +6,7 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"
+#include "engine/tuning.hpp"
 #include "output/result_io.hpp"
 
 namespace bfs {
@@ -70,6 +71,26 @@ void check_period(const Dataset& data, const JobConfig& job, const std::string& 
                      "), so R² and permutation importance are undefined");
 }
 
+TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context) {
+  if (!job.tuning.enabled) return {};
+  if (control.resume) {
+    const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+    if (checkpoint.tuning.present) {
+      job.estimator = apply_tuning_report(job.estimator, checkpoint.tuning);
+      if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
+      return checkpoint.tuning;
+    }
+  }
+  check_tuning_period(job.tuning, source.num_periods());
+  const Dataset data = source.load_period(job.tuning.period);
+  if (context.log)
+    context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", job.estimator.name,
+                      job.tuning.period, data.rows(), data.cols(), job.tuning.folds);
+  TuningResult tuned = tune_estimator(job.estimator, job.tuning, data, context.seed, context.threads);
+  job.estimator = tuned.best;
+  return tuned.report;
+}
+
 std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
   if (job.bandit.mode != "online") return job.bandit.iterations;
   return job.bandit.passes * periods * job.bandit.iterations_per_period;
@@ -77,7 +98,7 @@ std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
 
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
-                       const RunControl& control) {
+                       const RunControl& control, const TuningReport& tuning) {
   const auto wall_start = Clock::now();
   RunResult result;
   result.policy = job.bandit.policy;
@@ -86,6 +107,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   result.seed = context.seed;
   result.threads = context.threads;
   result.data_origin = source.description;
+  result.tuning = tuning;
   result.feature_names = source.feature_names;
   const Index p = static_cast<Index>(source.feature_names.size());
   if (p == 0) throw InputError(source.description + ": p = 0 (no feature columns)");

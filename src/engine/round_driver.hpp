@@ -42,10 +42,16 @@ class RoundEvaluator {
 std::int32_t scheduled_rounds(const JobConfig& job, int periods);
 
 /// Runs the schedule, asking `evaluator` for each round's outcomes. Returns the result (interrupted when
-/// control.stop_requested fired; a checkpoint then holds the state).
+/// control.stop_requested fired; a checkpoint then holds the state). `tuning` is stored in the result and in every
+/// checkpoint (tune_job's report; not present when [tuning] is off).
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
-                       const RunControl& control);
+                       const RunControl& control, const TuningReport& tuning = {});
+
+/// The optional first-period hyper-parameter search of [tuning] (paper 000 §5.1, engine/tuning.hpp): replaces
+/// job.estimator with the tuned one and returns the report. On --resume the checkpoint's stored choice is applied
+/// instead of tuning again. Not enabled: returns a report that is not present and leaves the job alone.
+TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context);
 
 /// Throws InputError when a period cannot be evaluated: too few rows for the split, or a constant target.
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what);

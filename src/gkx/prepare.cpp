@@ -14,9 +14,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -176,6 +178,32 @@ std::int32_t parse_month_option(std::string_view text, std::string_view option) 
     throw InputError(detail::concat(option, ": '", text, "' is not a month (yyyy-mm or yyyymm)"));
   }
 }
+
+namespace {
+/// The "planted" names of a simulate gkx-like truth.json as feature indices of the panel (sorted).
+std::vector<std::int32_t> read_planted_truth(const std::string& path, const std::vector<std::string>& names) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the truth file (--truth)");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
+  if (!json.contains("planted") || !json["planted"].is_array())
+    throw InputError(path + ": no \"planted\" list of feature names");
+  std::vector<std::int32_t> truth;
+  for (const auto& item : json["planted"]) {
+    if (!item.is_string()) throw InputError(path + ": \"planted\" holds a non-string entry");
+    const auto it = std::find(names.begin(), names.end(), item.get<std::string>());
+    if (it == names.end())
+      throw InputError(path + ": planted feature '" + item.get<std::string>() + "' is not a column of the panel");
+    truth.push_back(static_cast<std::int32_t>(it - names.begin()));
+  }
+  std::sort(truth.begin(), truth.end());
+  return truth;
+}
+}  // namespace
 
 PrepareReport prepare_gkx(const PrepareOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -348,6 +376,7 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
   writer.set_attribute("prepare.dropped_no_return", report.dropped_no_return);
   writer.set_attribute("prepare.sic2_missing", report.sic2_missing);
   writer.set_attribute("prepare.sic2_levels", static_cast<std::int64_t>(report.sic2_codes.size()));
+  if (!opt.truth_json.empty()) writer.set_truth(read_planted_truth(opt.truth_json, report.feature_names));
   writer.finish();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;

@@ -37,6 +37,8 @@ struct PrepareOptions {
   /// In-memory budget for the buffered in-range rows (400 bytes each); beyond it they spill to temp files.
   std::size_t memory_budget_bytes = std::size_t{256} << 20;
   std::string spill_dir;        ///< parent of the spill directory; empty = the output's directory
+  /// Optional truth.json of `simulate gkx-like`: its "planted" feature names become the panel's /truth.
+  std::string truth_json;
 };
 
 struct MonthSummary {

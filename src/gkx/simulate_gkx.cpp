@@ -108,7 +108,7 @@ const std::vector<PlantedTerm>& planted_terms() {
       {"linear", {"mom1m"}, -0.8, 0.0, true, "-0.8 * q_mom1m  (short-term reversal)"},
       {"linear", {"mom12m"}, 0.7, 0.0, true, "+0.7 * q_mom12m  (momentum)"},
       {"linear", {"indmom"}, 0.8, 0.0, true, "+0.8 * q_indmom  (industry momentum; indmom is industry-level)"},
-      {"linear", {"baspread"}, 0.8, 0.0, true, "+0.8 * q_baspread  (illiquidity premium)"},
+      {"linear", {"baspread"}, 1.0, 0.0, true, "+1.0 * q_baspread  (illiquidity premium)"},
       {"threshold", {"idiovol"}, -2.0, 0.6, true,
        "-2.0 * (1{q_idiovol > 0.6} - 0.2)  (top-20% idiosyncratic volatility earns less)"},
       {"interaction", {"beta", "mom12m"}, 2.4, 0.0, true,

@@ -1,8 +1,10 @@
 // The CSV / JSON writer of `simulate gkx-like`: streams month by month, row by row (memory O(one month)).
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"

@@ -44,6 +44,17 @@ void print_timings(const RunResult& r, std::ostream& out) {
   out << "\n";
 }
 
+/// One line: where the tuning ran and the chosen point with its CV score.
+void print_tuning(const TuningReport& t, std::ostream& out) {
+  if (!t.present || t.chosen < 0 || static_cast<std::size_t>(t.chosen) >= t.points()) return;
+  const auto c = static_cast<std::size_t>(t.chosen);
+  out << "  tuning        " << t.estimator << " on period " << t.period << " (" << t.rows << " rows, " << t.folds
+      << "-fold CV, " << t.points() << " grid points): ";
+  for (std::size_t j = 0; j < t.parameters.size(); ++j)
+    out << (j ? ", " : "") << t.parameters[j] << " " << format("%g", t.value(c, j));
+  out << format("; CV R^2 %.4f +- %.4f\n", t.mean_r2[c], t.std_r2[c]);
+}
+
 }  // namespace
 
 void print_inspection(const RunResult& r, std::ostream& out, int top) {
@@ -72,6 +83,7 @@ void print_inspection(const RunResult& r, std::ostream& out, int top) {
       out << "never separated\n";
     }
   }
+  print_tuning(r.tuning, out);
   print_timings(r, out);
   if (!consistent) {
     out << "  (alpha/beta do not match the feature names: no feature table)\n";

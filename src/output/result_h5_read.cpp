@@ -125,21 +125,38 @@ class Reader {
     return out;
   }
 
-  bool has_attr(const char* name) const { return H5Aexists(file_.get(), name) > 0; }
+  /// Attributes live on the root ("." ) or on a group such as "tuning".
+  bool has_attr(const char* name, const char* object = ".") const {
+    return H5Aexists_by_name(file_.get(), object, name, H5P_DEFAULT) > 0;
+  }
 
-  H5Handle open_attr(const char* name) const {
-    if (!has_attr(name)) fail(detail::concat("missing attribute ", name));
-    H5Handle attr = detail::h5_attr(H5Aopen(file_.get(), name, H5P_DEFAULT));
-    if (!attr.valid()) fail(detail::concat("cannot open attribute ", name));
+  H5Handle open_attr(const char* name, const char* object = ".") const {
+    const std::string where = std::string(object) == "." ? std::string(name) : detail::concat(object, "/", name);
+    if (!has_attr(name, object)) fail(detail::concat("missing attribute ", where));
+    H5Handle attr = detail::h5_attr(H5Aopen_by_name(file_.get(), object, name, H5P_DEFAULT, H5P_DEFAULT));
+    if (!attr.valid()) fail(detail::concat("cannot open attribute ", where));
     return attr;
   }
 
   template <class T>
-  T attr(const char* name) const {
-    H5Handle a = open_attr(name);
+  T attr(const char* name, const char* object = ".") const {
+    H5Handle a = open_attr(name, object);
     T value{};
     if (H5Aread(a.get(), H5Types<T>::mem(), &value) < 0) fail(detail::concat("cannot read attribute ", name));
     return value;
+  }
+
+  /// float64 [rows × cols] into a row-major vector; `cols` is checked, rows is returned.
+  std::vector<double> read_2d_double(const std::string& name, std::size_t cols, std::size_t& rows) const {
+    H5Handle dset = open(name);
+    const auto dims = shape(dset.get(), name);
+    if (dims.size() != 2 || dims[1] != cols) fail(detail::concat("/", name, " is not a [rows x ", cols, "] matrix"));
+    rows = dims[0];
+    std::vector<double> data(dims[0] * dims[1]);
+    if (!data.empty() && H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
+      fail(detail::concat("cannot read /", name, ": ", h5_error_message()));
+    }
+    return data;
   }
 
   /// Optional numeric attribute (older or partial files): `fallback` when absent.
@@ -148,8 +165,8 @@ class Reader {
     return has_attr(name) ? attr<T>(name) : fallback;
   }
 
-  std::string string_attr(const char* name) const {
-    H5Handle a = open_attr(name);
+  std::string string_attr(const char* name, const char* object = ".") const {
+    H5Handle a = open_attr(name, object);
     H5Handle type = detail::h5_type(H5Aget_type(a.get()));
     if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
       fail(detail::concat("attribute ", name, " is not a string"));
@@ -170,6 +187,33 @@ class Reader {
   std::string path_;
   H5Handle file_;
 };
+
+TuningReport read_tuning(const Reader& in) {
+  TuningReport t;
+  t.present = true;
+  t.parameters = in.read_strings("tuning/parameters");
+  std::size_t points = 0;
+  t.values = in.read_2d_double("tuning/values", t.parameters.size(), points);
+  t.mean_r2 = in.read_1d<double>("tuning/mean_r2");
+  t.std_r2 = in.read_1d<double>("tuning/std_r2");
+  t.estimator = in.string_attr("estimator", "tuning");
+  t.chosen = in.attr<std::int32_t>("chosen", "tuning");
+  t.folds = in.attr<std::int32_t>("folds", "tuning");
+  t.period = in.attr<std::int32_t>("period", "tuning");
+  t.rows = in.attr<std::int64_t>("rows", "tuning");
+  t.features = in.attr<std::int64_t>("features", "tuning");
+  t.seed = in.attr<std::uint64_t>("seed", "tuning");
+  t.seconds = in.attr<double>("seconds", "tuning");
+  if (t.folds < 0) in.fail(detail::concat("tuning attribute folds = ", t.folds, " is negative"));
+  std::size_t fold_points = 0;
+  t.fold_r2 = in.read_2d_double("tuning/fold_r2", static_cast<std::size_t>(t.folds), fold_points);
+  if (t.parameters.empty()) points = t.mean_r2.size();  // a [0 x 0] table carries no row count
+  if (t.mean_r2.size() != points || t.std_r2.size() != points || (t.folds > 0 && fold_points != points))
+    in.fail("the /tuning datasets differ in their number of grid points");
+  if (points > 0 && (t.chosen < 0 || static_cast<std::size_t>(t.chosen) >= points))
+    in.fail(detail::concat("tuning attribute chosen = ", t.chosen, " is not a grid point (0..", points - 1, ")"));
+  return t;
+}
 
 }  // namespace
 
@@ -233,6 +277,7 @@ RunResult read_result_h5(const std::string& path) {
     r.resume.separation_round = in.attr<std::int32_t>("resume_separation_round");
     r.resume.stop_key = in.read_1d<FeatureId>("resume_stop_key");
   }
+  if (in.has("tuning")) r.tuning = read_tuning(in);
   for_each_timing(r.timings, [&](const char* name, double& value) { value = in.attr_or(name, 0.0); });
   return r;
 }

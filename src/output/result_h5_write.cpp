@@ -107,6 +107,29 @@ void write_trajectory(hid_t loc, const std::vector<float>& trajectory, std::size
   }
 }
 
+/// float64 [rows × cols], contiguous (small tables only).
+void write_2d(hid_t loc, const char* name, const std::vector<double>& data, std::size_t cols) {
+  if (cols == 0 ? !data.empty() : data.size() % cols != 0)
+    throw Error(detail::concat(name, " has ", data.size(), " values, not a multiple of ", cols, " columns"));
+  const hsize_t dims[2] = {cols == 0 ? 0 : data.size() / cols, cols};
+  H5Handle space = detail::h5_space(check_id(H5Screate_simple(2, dims, nullptr), name));
+  H5Handle dcpl = untimed_dcpl();
+  H5Handle dset = detail::h5_dataset(
+      check_id(H5Dcreate2(loc, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               detail::concat("create dataset ", name)));
+  if (!data.empty()) {
+    check(H5Dwrite(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+          detail::concat("write dataset ", name));
+  }
+}
+
+H5Handle untimed_group(hid_t loc, const char* name) {
+  H5Handle gcpl = detail::h5_plist(check_id(H5Pcreate(H5P_GROUP_CREATE), "group properties"));
+  check(H5Pset_obj_track_times(gcpl.get(), 0), "disable time tracking");
+  return detail::h5_group(
+      check_id(H5Gcreate2(loc, name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), detail::concat("create group ", name)));
+}
+
 template <class T>
 void write_attr(hid_t loc, const char* name, T value) {
   H5Handle space = detail::h5_space(check_id(H5Screate(H5S_SCALAR), name));
@@ -127,6 +150,32 @@ void write_attr(hid_t loc, const char* name, const std::string& value) {
                                            detail::concat("create attribute ", name)));
   const char* data = value.c_str();
   check(H5Awrite(attr.get(), type.get(), &data), detail::concat("write attribute ", name));
+}
+
+/// /tuning: parameters (strings), values [points × parameters], mean_r2, std_r2, fold_r2 [points × folds] and the
+/// scalars as attributes of the group (seconds is the only non-deterministic one).
+void write_tuning(hid_t root, const TuningReport& t) {
+  const std::size_t points = t.mean_r2.size();
+  if (t.values.size() != points * t.parameters.size() || t.std_r2.size() != points ||
+      t.fold_r2.size() != points * static_cast<std::size_t>(std::max(0, t.folds)) ||
+      (points > 0 && (t.chosen < 0 || static_cast<std::size_t>(t.chosen) >= points))) {
+    throw Error(detail::concat("tuning report is inconsistent: ", points, " points, ", t.parameters.size(),
+                               " parameters, ", t.values.size(), " values, ", t.folds, " folds, chosen ", t.chosen));
+  }
+  H5Handle group = untimed_group(root, "tuning");
+  write_strings(group.get(), "parameters", t.parameters);
+  write_2d(group.get(), "values", t.values, t.parameters.size());
+  write_1d(group.get(), "mean_r2", t.mean_r2);
+  write_1d(group.get(), "std_r2", t.std_r2);
+  write_2d(group.get(), "fold_r2", t.fold_r2, static_cast<std::size_t>(t.folds));
+  write_attr(group.get(), "estimator", t.estimator);
+  write_attr(group.get(), "chosen", t.chosen);
+  write_attr(group.get(), "folds", t.folds);
+  write_attr(group.get(), "period", t.period);
+  write_attr(group.get(), "rows", t.rows);
+  write_attr(group.get(), "features", t.features);
+  write_attr(group.get(), "seed", t.seed);
+  write_attr(group.get(), "seconds", t.seconds);
 }
 
 void write_file(const RunResult& r, const std::string& tmp) {
@@ -153,10 +202,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
   if (r.metrics.known) write_1d(root, "truth", r.truth);
 
   {
-    H5Handle gcpl = detail::h5_plist(check_id(H5Pcreate(H5P_GROUP_CREATE), "group properties"));
-    check(H5Pset_obj_track_times(gcpl.get(), 0), "disable time tracking");
-    H5Handle group = detail::h5_group(
-        check_id(H5Gcreate2(root, "evaluations", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), "create group evaluations"));
+    H5Handle group = untimed_group(root, "evaluations");
     const std::size_t n = r.evaluations.size();
     std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n), updated(n);
     std::vector<double> r2_test(n);
@@ -203,6 +249,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_attr(root, "resume_separation_round", r.resume.separation_round);
     write_1d(root, "resume_stop_key", r.resume.stop_key);
   }
+  if (r.tuning.present) write_tuning(root, r.tuning);
   for_each_timing(r.timings, [&](const char* name, double value) { write_attr(root, name, value); });
 
   check(file.close(), detail::concat("close ", tmp));

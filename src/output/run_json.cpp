@@ -15,6 +15,34 @@ namespace {
 /// Number of top features listed in run.json.
 constexpr std::size_t kJsonTopFeatures = 25;
 
+/// "tuning": where it ran, the chosen parameters with their CV score, and the whole table (one row per point).
+nlohmann::ordered_json tuning_json(const TuningReport& t) {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  j["estimator"] = t.estimator;
+  j["period"] = t.period;
+  j["rows"] = t.rows;
+  j["features"] = t.features;
+  j["folds"] = t.folds;
+  j["seed"] = t.seed;
+  j["points"] = t.points();
+  j["seconds"] = t.seconds;
+  j["parameters"] = t.parameters;
+  j["chosen_index"] = t.chosen;
+  auto row = [&](std::size_t i) {
+    Json r;
+    for (std::size_t c = 0; c < t.parameters.size(); ++c) r[t.parameters[c]] = t.value(i, c);
+    r["mean_r2"] = t.mean_r2[i];
+    r["std_r2"] = t.std_r2[i];
+    return r;
+  };
+  if (t.chosen >= 0 && static_cast<std::size_t>(t.chosen) < t.points()) j["chosen"] = row(static_cast<std::size_t>(t.chosen));
+  Json table = Json::array();
+  for (std::size_t i = 0; i < t.points(); ++i) table.push_back(row(i));
+  j["table"] = std::move(table);
+  return j;
+}
+
 }  // namespace
 
 void write_run_json(const RunResult& result, const std::string& path) {
@@ -55,6 +83,8 @@ void write_run_json(const RunResult& result, const std::string& path) {
   const Timings& t = result.timings;
   for_each_timing(t, [&](const char* name, double value) { j["timings"][name] = value; });
   j["timings"]["per_iteration_seconds"] = result.iterations > 0 ? t.wall_seconds / result.iterations : 0.0;
+
+  if (result.tuning.present) j["tuning"] = tuning_json(result.tuning);
 
   if (result.metrics.known) {
     j["metrics"] = {{"fdp", result.metrics.fdp},

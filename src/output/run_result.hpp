@@ -2,6 +2,7 @@
 // Everything a finished (or checkpointed) run reports. The engine fills it; output/ writes result.h5,
 // summary.csv and run.json from it (DESIGN §5). Datasets in result.h5 hold only deterministic quantities, so the
 // same job and seed give byte-identical datasets; timings go to run.json and attributes.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -73,6 +74,36 @@ struct ResumeState {
   std::int32_t separation_round = -1;
 };
 
+/// Hyper-parameter tuning before the first round (engine/tuning.hpp; paper 000 §5.1): a grid search with k-fold
+/// cross-validation on one period's rows. One row per grid point, in grid order. A checkpoint carries it too, so a
+/// resumed run re-uses the chosen parameters instead of tuning again.
+struct TuningReport {
+  bool present = false;
+  std::string estimator;                ///< the tuned estimator ("gbm")
+  std::vector<std::string> parameters;  ///< the tuned [estimator] keys: the columns of `values`
+  std::vector<double> values;           ///< row-major [points × parameters]: each grid point's parameter values
+  std::vector<double> mean_r2;          ///< mean out-of-fold R² over the folds, per point
+  std::vector<double> std_r2;           ///< standard deviation (over folds, ddof 0) of the out-of-fold R², per point
+  std::vector<double> fold_r2;          ///< row-major [points × folds]: the out-of-fold R² of each fit
+  std::int32_t chosen = -1;             ///< the point with the highest mean_r2 (ties: the first in grid order)
+  std::int32_t folds = 0;
+  std::int32_t period = 0;              ///< the period tuned on
+  std::int64_t rows = 0;                ///< rows of that period (all of them are used)
+  std::int64_t features = 0;            ///< columns used (all features of the period)
+  std::uint64_t seed = 0;               ///< the seed the folds and fit seeds derive from
+  double seconds = 0.0;                 ///< wall time of the tuning (an attribute / run.json only)
+
+  std::size_t points() const { return mean_r2.size(); }
+  /// Column of parameter `name` in `values`, or -1 when it is not among `parameters`.
+  std::ptrdiff_t column(const std::string& name) const {
+    for (std::size_t j = 0; j < parameters.size(); ++j)
+      if (parameters[j] == name) return static_cast<std::ptrdiff_t>(j);
+    return -1;
+  }
+  /// values[point, column].
+  double value(std::size_t point, std::size_t column) const { return values[point * parameters.size() + column]; }
+};
+
 struct RunResult {
   std::string version;
   std::string method = "bandit";
@@ -100,6 +131,8 @@ struct RunResult {
   Timings timings;
   /// Set in checkpoints only (checkpoint.h5 is a result.h5 of the rounds so far plus this state).
   ResumeState resume;
+  /// Present when [tuning] is enabled: the grid, its CV scores and the chosen point.
+  TuningReport tuning;
 
   Index num_features() const { return static_cast<Index>(feature_names.size()); }
   double posterior_mean(FeatureId k) const { return alpha[k] / (alpha[k] + beta[k]); }

@@ -10,10 +10,16 @@ for f in characteristics.csv returns.csv riskfree.csv truth.json; do
   [ -s "$data/$f" ] && ok || fail "simulate gkx-like wrote no $f"
 done
 "$BANDITFS" prepare-gkx --characteristics "$data/characteristics.csv" --returns "$data/returns.csv" \
-  --riskfree "$data/riskfree.csv" --from 2010-01 --to 2010-03 --out "$WORK/panel.h5" >"$WORK/report" 2>"$WORK/err" ||
+  --riskfree "$data/riskfree.csv" --from 2010-01 --to 2010-03 --truth "$data/truth.json" --out "$WORK/panel.h5" \
+  >"$WORK/report" 2>"$WORK/err" ||
   fail "prepare-gkx failed: $(cat "$WORK/err")"
 periods=$(/usr/bin/python3 -c 'import sys,h5py; f=h5py.File(sys.argv[1]); print(len(f["period_offsets"])-1, f["X"].shape[1] >= 95)' "$WORK/panel.h5")
 [ "$periods" = "3 True" ] && ok || fail "the panel should have 3 months and ≥ 95 features, got: $periods"
+truth=$(/usr/bin/python3 -c '
+import sys, json, h5py
+f = h5py.File(sys.argv[1]); names = [n.decode() if isinstance(n, bytes) else n for n in f["feature_names"][()]]
+print(sorted(names[i] for i in f["truth"][()]) == sorted(json.load(open(sys.argv[2]))["planted"]))' "$WORK/panel.h5" "$data/truth.json")
+[ "$truth" = True ] && ok || fail "/truth does not name the planted features of truth.json"
 
 "$BANDITFS" run "$ROOT/jobs/empirical/gkx_like_small.toml" --quiet --set "data.path=\"$WORK/panel.h5\"" \
   --out "$WORK/run" >/dev/null 2>"$WORK/err" || fail "the small study run failed: $(cat "$WORK/err")"

@@ -38,6 +38,8 @@ void expect_identical(const RunResult& local, const RunResult& distributed) {
   BOOST_TEST(distributed.iteration_period == local.iteration_period);
   BOOST_TEST(distributed.selected == local.selected);
   BOOST_TEST(distributed.stop_reason == local.stop_reason);
+  BOOST_TEST(distributed.tuning.present == local.tuning.present);
+  BOOST_TEST(distributed.tuning.chosen == local.tuning.chosen);
   BOOST_REQUIRE(distributed.evaluations.size() == local.evaluations.size());
   for (std::size_t i = 0; i < local.evaluations.size(); ++i) {
     const auto& a = local.evaluations[i];
@@ -71,6 +73,7 @@ void check_job(JobConfig job) {
       local_context.threads = 2;
       const RunResult local = run_local(job, "job", local_context);
       BOOST_TEST(local.evaluations.size() > 0u);
+      BOOST_TEST(local.tuning.present == job.tuning.enabled);
       expect_identical(local, *distributed);
     }
   }
@@ -127,4 +130,21 @@ BOOST_AUTO_TEST_CASE(mlp_and_lasso_nonzero) {
   nonzero.reward.rule = "lasso-nonzero";
   nonzero.bandit.policy = "tvs";
   check_job(nonzero);
+}
+
+BOOST_AUTO_TEST_CASE(gbm_tuned_on_the_first_period_by_rank_0) {
+  JobConfig job = offline_job("gbm");
+  job.data.periods = 2;
+  job.bandit.mode = "online";
+  job.bandit.iterations_per_period = 2;
+  job.estimator.gbm.n_estimators = 10;
+  job.tuning.enabled = true;
+  job.tuning.folds = 2;
+  job.tuning.learning_rate = {0.05, 0.3};
+  job.tuning.n_estimators = {};
+  job.tuning.max_leaves = {};
+  job.tuning.max_depth = {2, 4};
+  job.tuning.min_child_weight = {};
+  job.tuning.lambda = {};
+  check_job(job);
 }

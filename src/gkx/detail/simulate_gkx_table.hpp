@@ -64,7 +64,7 @@ inline constexpr std::array<CharSpec, 94> kSimTable = {{
     {"std_dolvol", K::Normal,    C::Market, F::Size,  -0.45f, F::Vol,   0.30f, 0.70f, 0.01f,   0.9f, 0.3f, 0},
     {"ill",        K::LogNormal, C::Market, F::Size,  -0.80f, F::Liq,  -0.30f, 0.90f, 0.02f, -15.0f, 2.5f, 0},
     {"zerotrade",  K::ZeroInflated, C::Market, F::Liq, -0.70f, F::Size, -0.30f, 0.90f, 0.01f, 0.45f, -1.0f, 1.3f},
-    {"baspread",   K::LogNormal, C::Market, F::Vol,    0.82f, F::Size, -0.20f, 0.80f, 0.01f,  -4.2f, 0.8f, 0},
+    {"baspread",   K::LogNormal, C::Market, F::Vol,    0.80f, F::Size, -0.20f, 0.80f, 0.01f,  -4.2f, 0.8f, 0},
     {"retvol",     K::LogNormal, C::Market, F::Vol,    0.95f, F::None,  0.0f,  0.80f, 0.01f,  -3.7f, 0.5f, 0},
     {"idiovol",    K::LogNormal, C::Market, F::Vol,    0.85f, F::None,  0.0f,  0.90f, 0.05f,  -3.0f, 0.5f, 0},
     {"maxret",     K::LogNormal, C::Market, F::Vol,    0.85f, F::None,  0.0f,  0.30f, 0.01f,  -2.8f, 0.6f, 0},

@@ -65,7 +65,8 @@ double rank_corr(const GkxMonth& m, std::string_view a, std::string_view b) {
 
 struct TempDir {
   fs::path path;
-  TempDir() : path(fs::temp_directory_path() / ("bfs_gkxsim_" + std::to_string(::getpid()))) {
+  explicit TempDir(const std::string& tag)
+      : path(fs::temp_directory_path() / ("bfs_gkxsim_" + std::to_string(::getpid()) + "_" + tag)) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -187,7 +188,7 @@ BOOST_AUTO_TEST_CASE(ties_binaries_industry_columns_correlations_missing) {
 }
 
 BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
-  TempDir dir;
+  TempDir dir("a");
   const GkxLikeSpec spec{5, 3, 120, 201001, 0.0};
   const GkxLikeReport rep = simulate_gkx_like(spec, dir.path);
   BOOST_TEST(rep.rows > 300);
@@ -211,8 +212,8 @@ BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
   BOOST_TEST(json.find("\"seed\": 5") != std::string::npos);
 
   // Same seed, same bytes.
-  TempDir again;
-  fs::remove_all(again.path);
+  TempDir again("b");
+  fs::remove_all(again.path);  // simulate_gkx_like creates missing directories
   simulate_gkx_like(spec, again.path / "x");
   std::ifstream a(dir.path / "characteristics.csv"), b(again.path / "x" / "characteristics.csv");
   BOOST_TEST((std::string(std::istreambuf_iterator<char>(a), {}) == std::string(std::istreambuf_iterator<char>(b), {})));
