@@ -9,9 +9,14 @@
 // Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit; a tree keeps, for each
 // column, the rows of its bootstrap sample in sorted order and, after each split, stably partitions each column's
 // node segment into left and right (the presort scheme of Breiman's original code), so split search is a linear
-// scan with running sums and no sorting happens inside the tree. Trees are built in parallel; tree t draws only
-// from Rng::stream(seed, t, 0, Fit), so the forest is bit-identical for any thread count.
+// scan with running sums and no sorting happens inside the tree. The scan tests each position once, branch-free on
+// the data (tie or not), columns constant in a node are not partitioned, and children known to be leaves (depth,
+// size or a pure node, decided by the parent with the child's own sums) cost nothing more. Trees are built in
+// parallel; tree t draws only from Rng::stream(seed, t, 0, Fit), so the forest is bit-identical for any thread
+// count; the forest-fingerprint unit test pins the trees to those of the plain builder.
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -68,6 +73,41 @@ class RandomForestModel final : public Model {
   int threads_;
 };
 
+/// xoshiro256** continuing an Rng's stream, with Rng::uniform_int's exact Lemire reduction, inlined: the split
+/// search draws one number per candidate column and node, and an out-of-line call per draw cost a tenth of a fit.
+/// The forest-fingerprint unit test pins the draws to Rng's.
+class InlineRng {
+ public:
+  explicit InlineRng(const Rng& rng) : s_(rng.state()) {}
+  std::uint64_t next_u64() {
+    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
+  std::uint64_t uniform_int(std::uint64_t n) {
+    __extension__ using u128 = unsigned __int128;
+    u128 m = static_cast<u128>(next_u64()) * n;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < n) [[unlikely]] {
+      const std::uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<u128>(next_u64()) * n;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
+
+ private:
+  std::array<std::uint64_t, 4> s_;
+};
+
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
 class TreeBuilder {
  public:
@@ -80,20 +120,29 @@ class TreeBuilder {
         p_(static_cast<std::int32_t>(p)),
         m_(features_per_split),
         counts_(n_),
-        w_(n_),
-        wy_(n_),
+        stat_(n_),
         go_left_(n_),
-        columns_(static_cast<std::size_t>(p_) * n_),
+        columns_(static_cast<std::size_t>(p_) * n_ + 1),  // + 1: the branch-free bootstrap filter writes one ahead
         scratch_(n_),
         features_(p_) {}
 
   FlatTree build(std::uint64_t seed, int tree_index);
 
  private:
+  /// Bootstrap weight of a row and weight·y, side by side: the split scan reads both for every entry.
+  struct RowStat {
+    double w, wy;
+  };
+  /// Weighted sums over a node's rows, in the order of its reference column, and whether it stays a leaf.
+  struct NodeStats {
+    double w_sum, wy_sum;
+    bool leaf;
+  };
   struct Task {
     std::int32_t node, begin, end;
     int depth;
     std::int32_t ref_column;  ///< a column whose segment [begin, end) holds exactly this node's rows
+    double w_sum, wy_sum;
   };
   struct Split {
     std::int32_t feature = -1;
@@ -106,7 +155,8 @@ class TreeBuilder {
            count < 2 * params_.min_samples_leaf;
   }
   SortedEntry* column(std::int32_t c) { return columns_.data() + static_cast<std::size_t>(c) * n_unique_; }
-  Split find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum, Rng& rng);
+  NodeStats node_stats(std::int32_t ref_column, std::int32_t begin, std::int32_t end, int depth);
+  Split find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum, InlineRng& rng);
   void partition(std::int32_t c, std::int32_t begin, std::int32_t end);
 
   const RandomForestParams& params_;
@@ -116,67 +166,83 @@ class TreeBuilder {
   int m_;
   std::int32_t n_unique_ = 0;
   std::vector<std::int32_t> counts_;
-  std::vector<double> w_, wy_;  // bootstrap weight of each row and weight·y
+  std::vector<RowStat> stat_;
   std::vector<std::uint8_t> go_left_;
   std::vector<SortedEntry> columns_;  // p_ segments of n_unique_ entries: the sample sorted by each column
   std::vector<SortedEntry> scratch_;
   std::vector<std::int32_t> features_;
+  std::vector<Task> stack_;
 };
 
+TreeBuilder::NodeStats TreeBuilder::node_stats(std::int32_t ref_column, std::int32_t begin, std::int32_t end,
+                                               int depth) {
+  const SortedEntry* ref = column(ref_column);
+  double w_sum = 0.0, wy_sum = 0.0;
+  for (std::int32_t i = begin; i < end; ++i) {
+    w_sum += stat_[ref[i].row].w;
+    wy_sum += stat_[ref[i].row].wy;
+  }
+  if (must_be_leaf(end - begin, depth)) return {w_sum, wy_sum, true};
+  const double mean = wy_sum / w_sum;
+  double impurity = 0.0;
+  for (std::int32_t i = begin; i < end; ++i) {
+    const double d = y_[ref[i].row] - mean;
+    impurity += stat_[ref[i].row].w * d * d;
+  }
+  return {w_sum, wy_sum, impurity / w_sum <= DBL_EPSILON};  // pure node (scikit-learn's EPSILON test)
+}
+
 FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
-  Rng rng = Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit);
+  InlineRng rng(Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit));
   std::fill(counts_.begin(), counts_.end(), params_.bootstrap ? 0 : 1);
   if (params_.bootstrap) {
     for (std::int32_t i = 0; i < n_; ++i) ++counts_[rng.uniform_int(static_cast<std::uint64_t>(n_))];
   }
   n_unique_ = 0;
   for (std::int32_t r = 0; r < n_; ++r) {
-    w_[r] = counts_[r];
-    wy_[r] = counts_[r] * y_[r];
+    stat_[r] = {static_cast<double>(counts_[r]), counts_[r] * y_[r]};
     n_unique_ += counts_[r] > 0;
   }
   for (std::int32_t c = 0; c < p_; ++c) {
     const SortedEntry* src = presorted_.data() + static_cast<std::size_t>(c) * n_;
     SortedEntry* dst = column(c);
-    for (std::int32_t k = 0; k < n_; ++k) {
-      if (counts_[src[k].row] > 0) *dst++ = src[k];
+    for (std::int32_t k = 0; k < n_; ++k) {  // branch-free: in or out of the sample is a coin flip
+      const SortedEntry entry = src[k];
+      *dst = entry;
+      dst += counts_[entry.row] > 0;
     }
   }
   std::iota(features_.begin(), features_.end(), 0);
 
   FlatTree tree;
-  auto add_node = [&tree]() {
+  const auto max_nodes = static_cast<std::size_t>(2 * n_unique_);
+  tree.feature.reserve(max_nodes);
+  tree.threshold.reserve(max_nodes);
+  tree.left.reserve(max_nodes);
+  tree.right.reserve(max_nodes);
+  tree.default_left.reserve(max_nodes);
+  tree.value.reserve(max_nodes);
+  auto add_node = [&tree](double value) {
     tree.feature.push_back(-1);
     tree.threshold.push_back(0.0f);
     tree.left.push_back(-1);
     tree.right.push_back(-1);
     tree.default_left.push_back(0);  // NaN fails x <= t, so it goes right, as the comparison itself would send it
-    tree.value.push_back(0.0);
+    tree.value.push_back(value);
     return static_cast<std::int32_t>(tree.feature.size() - 1);
   };
 
-  std::vector<Task> stack{{add_node(), 0, n_unique_, 0, 0}};
-  while (!stack.empty()) {
-    const Task task = stack.back();
-    stack.pop_back();
-    const SortedEntry* ref = column(task.ref_column);
-    double w_sum = 0.0, wy_sum = 0.0;
-    for (std::int32_t i = task.begin; i < task.end; ++i) {
-      w_sum += w_[ref[i].row];
-      wy_sum += wy_[ref[i].row];
-    }
-    const double mean = wy_sum / w_sum;
-    tree.value[task.node] = mean;
-    const std::int32_t count = task.end - task.begin;
-    if (must_be_leaf(count, task.depth)) continue;
-    double impurity = 0.0;
-    for (std::int32_t i = task.begin; i < task.end; ++i) {
-      const double d = y_[ref[i].row] - mean;
-      impurity += w_[ref[i].row] * d * d;
-    }
-    if (impurity / w_sum <= DBL_EPSILON) continue;  // pure node (scikit-learn's EPSILON test)
-
-    const Split split = find_split(task.begin, task.end, w_sum, wy_sum, rng);
+  // Each node's sums and leaf test are computed once, by its parent (in the child's own row order, so the numbers
+  // are those the child would compute): leaves are never pushed, and when both children are leaves no column needs
+  // partitioning.
+  const NodeStats root = node_stats(0, 0, n_unique_, 0);
+  const std::int32_t root_node = add_node(root.wy_sum / root.w_sum);
+  stack_.clear();
+  if (!root.leaf) stack_.push_back({root_node, 0, n_unique_, 0, 0, root.w_sum, root.wy_sum});
+  while (!stack_.empty()) {
+    const Task task = stack_.back();
+    stack_.pop_back();
+    const Split split = find_split(task.begin, task.end, task.w_sum, task.wy_sum, rng);
     if (split.feature < 0) continue;  // every column constant in this node
 
     const SortedEntry* best = column(split.feature);
@@ -185,32 +251,36 @@ FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
     if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
 
     const std::int32_t mid = split.pos + 1;
-    const std::int32_t left = add_node(), right = add_node();
+    const NodeStats ls = node_stats(split.feature, task.begin, mid, task.depth + 1);
+    const NodeStats rs = node_stats(split.feature, mid, task.end, task.depth + 1);
+    const std::int32_t left = add_node(ls.wy_sum / ls.w_sum), right = add_node(rs.wy_sum / rs.w_sum);
     tree.feature[task.node] = split.feature;
     tree.threshold[task.node] = threshold;
     tree.left[task.node] = left;
     tree.right[task.node] = right;
-    const bool left_leaf = must_be_leaf(mid - task.begin, task.depth + 1);
-    const bool right_leaf = must_be_leaf(task.end - mid, task.depth + 1);
-    if (!left_leaf || !right_leaf) {
-      // Children that may split need every column's segment partitioned; leaves only need the split column's.
-      for (std::int32_t i = task.begin; i < task.end; ++i) go_left_[best[i].row] = i < mid;
-      for (std::int32_t c = 0; c < p_; ++c) {
-        if (c != split.feature) partition(c, task.begin, task.end);
-      }
+    if (ls.leaf && rs.leaf) continue;
+    // Children that may split need every column's segment partitioned, except the split column (already in
+    // place) and columns constant in this node: all their entries hold one value, so any entries of the segment
+    // tell the children so.
+    for (std::int32_t i = task.begin; i < task.end; ++i) go_left_[best[i].row] = i < mid;
+    for (std::int32_t c = 0; c < p_; ++c) {
+      const SortedEntry* col = column(c);
+      if (c != split.feature && col[task.begin].value != col[task.end - 1].value) partition(c, task.begin, task.end);
     }
-    stack.push_back({right, mid, task.end, task.depth + 1, split.feature});
-    stack.push_back({left, task.begin, mid, task.depth + 1, split.feature});
+    if (!rs.leaf) stack_.push_back({right, mid, task.end, task.depth + 1, split.feature, rs.w_sum, rs.wy_sum});
+    if (!ls.leaf) stack_.push_back({left, task.begin, mid, task.depth + 1, split.feature, ls.w_sum, ls.wy_sum});
   }
   return tree;
 }
 
 TreeBuilder::Split TreeBuilder::find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum,
-                                           Rng& rng) {
-  Split best;
+                                           InlineRng& rng) {
   const std::int32_t min_leaf = params_.min_samples_leaf;
   const std::int32_t first = begin + min_leaf - 1;  // left child keeps >= min_leaf rows
   const std::int32_t last = end - min_leaf - 1;     // right child keeps >= min_leaf rows
+  const RowStat* stat = stat_.data();
+  double best_proxy = -1.0;
+  std::int32_t best_feature = -1, best_pos = -1;
   int non_constant = 0;
   // Partial Fisher–Yates over features_: each node sees a uniform random order of the columns.
   for (std::int32_t k = 0; k < p_ && non_constant < m_; ++k) {
@@ -222,21 +292,28 @@ TreeBuilder::Split TreeBuilder::find_split(std::int32_t begin, std::int32_t end,
     ++non_constant;
     double w_left = 0.0, wy_left = 0.0;
     for (std::int32_t i = begin; i < first; ++i) {
-      w_left += w_[col[i].row];
-      wy_left += wy_[col[i].row];
+      w_left += stat[col[i].row].w;
+      wy_left += stat[col[i].row].wy;
     }
     for (std::int32_t i = first; i <= last; ++i) {
-      w_left += w_[col[i].row];
-      wy_left += wy_[col[i].row];
-      if (!(col[i].value < col[i + 1].value)) continue;
+      const RowStat s = stat[col[i].row];
+      w_left += s.w;
+      wy_left += s.wy;
       // proxy = S_L²/W_L + S_R²/W_R = num / den; compared as num > best·den to keep divisions off the hot loop.
+      // Computed at every position and tested once: whether a cut may fall here (the next value is larger) is
+      // data-dependent, and branching on it alone mispredicted about once per cut.
       const double w_right = w_sum - w_left, wy_right = wy_sum - wy_left;
       const double num = wy_left * wy_left * w_right + wy_right * wy_right * w_left;
       const double den = w_left * w_right;
-      if (num > best.proxy * den) best = {f, i, num / den};
+      const bool cut = col[i].value < col[i + 1].value;
+      if (cut & (num > best_proxy * den)) [[unlikely]] {
+        best_feature = f;
+        best_pos = i;
+        best_proxy = num / den;
+      }
     }
   }
-  return best;
+  return {best_feature, best_pos, best_proxy};
 }
 
 void TreeBuilder::partition(std::int32_t c, std::int32_t begin, std::int32_t end) {

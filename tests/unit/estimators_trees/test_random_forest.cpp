@@ -24,6 +24,35 @@ std::int32_t leaf_of(const FlatTree& tree, const float* row) {
   return node;
 }
 
+/// FNV-1a of the serialized model: a fingerprint of every split, threshold and leaf value.
+std::uint64_t fingerprint(const Model& model) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : model.serialize()) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+/// Data shaped like an offline evaluation's training part: rows drawn with replacement (duplicate rows), column 1 on
+/// a coarse grid (ties), column 2 constant. Only + and · (no libm), so the fingerprints do not depend on the platform.
+test::Problem resampled_rows(Index n, Index p, std::uint64_t seed) {
+  Rng rng(seed);
+  Matrix X(n, p);
+  Vector y(n);
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < p; ++j) X(i, j) = static_cast<float>(rng.uniform());
+    X(i, 1) = static_cast<float>(rng.uniform_int(5)) / 4.0f;
+    X(i, 2) = 0.5f;
+    const double x0 = X(i, 0), x1 = X(i, 1), x3 = X(i, 3), x4 = X(i, 4);
+    y[i] = 10.0 * x0 * x1 + 20.0 * (x3 - 0.5) * (x3 - 0.5) + 5.0 * x4 + rng.uniform();
+  }
+  test::Problem out{Matrix(n, p), Vector(n)};
+  for (Index i = 0; i < n; ++i) {
+    const auto r = static_cast<Index>(rng.uniform_int(static_cast<std::uint64_t>(n)));
+    out.X.row(i) = X.row(r);
+    out.y[i] = y[r];
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(random_forest)
@@ -215,6 +244,40 @@ BOOST_AUTO_TEST_CASE(tiny_inputs_give_constant_trees) {
   y << 4.5;
   const auto model = make_random_forest(RandomForestParams{})->fit(X, y, FitOptions{});
   BOOST_TEST(model->predict(Matrix::Zero(3, 2)).isApproxToConstant(4.5));
+}
+
+BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
+  // Fingerprints of forests grown by the straightforward builder before its optimisation (issue 4): the faster
+  // builder must grow the very same trees (same splits, thresholds, leaf values, node order) for every setting.
+  const auto data = resampled_rows(240, 12, 21);
+  struct Case {
+    int depth, min_split, min_leaf;
+    double max_features;
+    bool bootstrap;
+    std::uint64_t expected;
+  };
+  const Case cases[] = {
+      {10, 2, 1, 1.0, true, 0x9b584ad891a3bdb1},  {0, 2, 1, 1.0, true, 0x7146e09abf01cecd},
+      {10, 2, 1, 0.3, true, 0xcbabd9b438816f5f},  {0, 2, 1, 1.0, false, 0xad6a156e148711a0},
+      {6, 5, 3, 0.5, true, 0xf10ddf88f454f34f},   {0, 10, 1, 0.25, false, 0x4d600df752eb70c1},
+  };
+  for (const Case& c : cases) {
+    RandomForestParams params;
+    params.n_estimators = 20;
+    params.max_depth = c.depth;
+    params.min_samples_split = c.min_split;
+    params.min_samples_leaf = c.min_leaf;
+    params.max_features = c.max_features;
+    params.bootstrap = c.bootstrap;
+    for (int threads : {1, 2}) {
+      const std::uint64_t h = fingerprint(*fit_rf(params, data, 5, threads));
+      BOOST_TEST_MESSAGE("depth " << c.depth << " features " << c.max_features << " bootstrap " << c.bootstrap
+                                  << ": " << std::hex << h);
+      BOOST_TEST(h == c.expected, "depth " << c.depth << " min_split " << c.min_split << " min_leaf " << c.min_leaf
+                                           << " max_features " << c.max_features << " bootstrap " << c.bootstrap
+                                           << " threads " << threads << ": fingerprint " << std::hex << h);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

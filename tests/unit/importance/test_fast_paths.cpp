@@ -167,6 +167,39 @@ TreeEnsemble random_ensemble(const Matrix& X, Index used, int n_trees, int depth
   return ens;
 }
 
+/// The same trees stored in another node order: each tree's nodes are re-laid out breadth-first with the right
+/// child stored before the left one and a gap of unreachable leaves, so children are neither adjacent nor in
+/// left-right order (the fast path renumbers nodes and must not rely on the input's layout).
+TreeEnsemble scatter_nodes(const TreeEnsemble& in) {
+  TreeEnsemble out = in;
+  for (std::size_t t = 0; t < in.trees.size(); ++t) {
+    const FlatTree& a = in.trees[t];
+    FlatTree& b = out.trees[t];
+    b = FlatTree{};
+    std::vector<std::int32_t> order{0};  // breadth-first, right before left
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      if (a.feature[order[k]] >= 0) {
+        order.push_back(a.right[order[k]]);
+        order.push_back(a.left[order[k]]);
+      }
+    }
+    std::vector<std::int32_t> where(a.feature.size(), -1);
+    for (std::size_t k = 0; k < order.size(); ++k) where[order[k]] = static_cast<std::int32_t>(2 * k);
+    for (std::size_t k = 0; k < 2 * order.size(); ++k) {
+      const bool unused = k % 2 == 1;  // every other slot: an unreachable leaf
+      const std::int32_t src = unused ? -1 : order[k / 2];
+      const bool leaf = unused || a.feature[src] < 0;
+      b.feature.push_back(leaf ? -1 : a.feature[src]);
+      b.threshold.push_back(unused ? 0.0f : a.threshold[src]);
+      b.left.push_back(leaf ? -1 : where[a.left[src]]);
+      b.right.push_back(leaf ? -1 : where[a.right[src]]);
+      b.default_left.push_back(unused ? 0 : a.default_left[src]);
+      b.value.push_back(unused ? 99.0 : a.value[src]);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(fast_paths)
@@ -225,6 +258,36 @@ BOOST_AUTO_TEST_CASE(random_trees_with_ties_and_nan_match_for_both_comparison_ru
       for (Index j = used; j < p; ++j) BOOST_TEST(single.scores[j] == 0.0);
       check_against_generic(model, d.X_test, d.y_test, {{0, 3}, {1, 2, 5}, {7, 8}, {4, 9}, {6}},
                             ImportanceMethod::Trees, true);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(deep_trees_on_few_columns_with_repeated_leaf_values_and_any_node_layout_match) {
+  // Depth-8 trees over 3 columns: paths meet the same column again and again, so the walk below a flipped node
+  // often stops at another node on the column (the remembered part of the walk ends there) and leaf values drawn
+  // from {-1, 0, 1} make a new leaf often carry the old value. Stored in two node layouts; 200 test rows give
+  // batches of changed rows of every size.
+  const Index p = 8, used = 3;  // make_data needs 7 columns or more; 3..7 appear in no tree
+  auto d = make_data(10, 200, p, 21);
+  punch_holes(d.X_test, 0.05, 22);
+  Rng rng(23);
+  for (bool strict_less : {false, true}) {
+    TreeEnsemble ens = random_ensemble(d.X_test, used, 30, 8, strict_less, rng);
+    for (FlatTree& tree : ens.trees) {
+      for (std::size_t k = 0; k < tree.value.size(); ++k) {
+        if (tree.feature[k] < 0) tree.value[k] = static_cast<double>(rng.uniform_int(3)) - 1.0;
+      }
+    }
+    for (bool scattered : {false, true}) {
+      const EnsembleModel model(scattered ? scatter_nodes(ens) : ens, p);
+      BOOST_TEST_CONTEXT("strict_less " << strict_less << " scattered " << scattered) {
+        const auto single =
+            check_against_generic(model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+        BOOST_TEST(single.scores[3] == 0.0);
+        BOOST_TEST(single.scores[0] != 0.0);
+        check_against_generic(model, d.X_test, d.y_test, {{0, 1}, {2, 0}, {1, 2, 4}, {3, 7}},
+                              ImportanceMethod::Trees, true);
+      }
     }
   }
 }
