@@ -7,11 +7,11 @@ draws, as paper 000 Fig. 6 does:
       (the planted ones of --truth in red, thick), sic2 dummies in light blue, noise columns (noise<j>) in grey;
       month boundaries on a secondary axis;
   (b) OUT_top.png — the top-k (default 25) final posterior means as a bar chart coloured by kind.
-It prints a markdown table of the top features beside Gu-Kelly-Xiu's published ranking (data/gkx_ranking.csv;
+It prints a markdown table of the top features beside Gu-Kelly-Xiu's published ranking (docs/data/gkx_ranking.csv;
 only the ranks it lists) and, with --truth DIR/truth.json from `banditfs simulate gkx-like`, beside the planted
 truth, followed by the study's checks (planted strong predictors above 0.5; share of noise columns below 0.5).
 
-Usage: plot_empirical.py result.h5 OUT_PREFIX [--top 25] [--truth truth.json] [--ranking data/gkx_ranking.csv]
+Usage: plot_empirical.py result.h5 OUT_PREFIX [--top 25] [--truth truth.json] [--ranking docs/data/gkx_ranking.csv]
 """
 import argparse
 import csv
@@ -58,7 +58,7 @@ def kind_of(name):
 
 
 def load_ranking(path):
-    """{characteristic: rank} and the source note of data/gkx_ranking.csv (comment lines start with '#')."""
+    """{characteristic: rank} and the source note of docs/data/gkx_ranking.csv (comment lines start with '#')."""
     if not path or not os.path.exists(path):
         return {}, ""
     with open(path) as f:
@@ -185,7 +185,7 @@ def main(argv=None):
     parser.add_argument("out_prefix", help="writes OUT_PREFIX_trajectories.png and OUT_PREFIX_top.png")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--truth", help="truth.json of `banditfs simulate gkx-like`")
-    parser.add_argument("--ranking", default=os.path.join(REPO, "data", "gkx_ranking.csv"))
+    parser.add_argument("--ranking", default=os.path.join(REPO, "docs", "data", "gkx_ranking.csv"))
     parser.add_argument("--title", default=None)
     parser.add_argument("--dpi", type=int, default=150)
     args = parser.parse_args(argv)

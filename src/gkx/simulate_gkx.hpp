@@ -32,7 +32,7 @@ struct GkxLikeSpec {
 };
 
 /// The calibrated signal scale s (monthly return units per unit of f); see docs/empirical-study.md.
-inline constexpr double kDefaultSignalScale = 0.022;
+inline constexpr double kDefaultSignalScale = 0.025;
 
 /// One additive term of the planted signal f, in quantile units q ∈ (−1, 1).
 struct PlantedTerm {

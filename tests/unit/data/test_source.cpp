@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
+#include <omp.h>
 
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
@@ -53,6 +54,17 @@ BOOST_AUTO_TEST_CASE(noise_features_do_not_depend_on_the_block_read) {
   Dataset c = random_dataset(30, 3);
   append_noise_features(c, 4, 18, 2, 0);
   BOOST_TEST(c.X(0, 3) != whole.X(0, 3));
+}
+
+BOOST_AUTO_TEST_CASE(noise_features_do_not_depend_on_the_thread_count) {
+  const int before = omp_get_max_threads();
+  Dataset one = random_dataset(257, 2), two = one;
+  omp_set_num_threads(1);
+  append_noise_features(one, 9, 5, 1, 40);
+  omp_set_num_threads(2);
+  append_noise_features(two, 9, 5, 1, 40);
+  omp_set_num_threads(before);
+  BOOST_TEST(std::memcmp(one.X.data(), two.X.data(), sizeof(float) * static_cast<std::size_t>(one.X.size())) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(noise_is_standard_normal) {
