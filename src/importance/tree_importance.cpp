@@ -2,21 +2,26 @@
 //
 // Once per arm: a compact copy of the trees, the leaf value of every (test row, tree) and, per column c, the list of
 // (row, tree, node, direction taken) for every node on the row's original path that splits on c, sorted by (row,
-// tree, node). A permuted row follows its original path until the first of its group's nodes where its decision
-// differs (everything else on the path reads other columns); only from there is it walked down, with the group's
-// columns read from the permuted row. The part of that walk which reads only the row's own columns (down to a leaf
-// or to the next node on the group) does not depend on the permutation: for single columns it is done once per
-// entry while the index is built (tree by tree, so a tree's nodes stay in cache), for groups on an entry's first
-// flip, and remembered. Rows whose group values equal the permuted ones (ties) are skipped, and a
-// column no test row's path meets has importance exactly 0 without drawing its permutations.
+// tree, node), with where each row's entries start. A permuted row follows its original path until the first of its
+// group's nodes where its decision differs (everything else on the path reads other columns); only from there is it
+// walked down, with the group's columns read from the permuted row. The part of that walk which reads only the row's
+// own columns (down to a leaf or to the next node on the group) does not depend on the permutation: for single
+// columns it is done once per entry while the index is built (tree by tree, so a tree's nodes stay in cache), and
+// when it stops at another node on the column, both ways on from that node are resolved too; for groups it is done
+// on an entry's first flip, and remembered. The index's storage is reused from one call to the next on a thread.
+// For a single column the entries where a row's decision differs are found 4 at a time without branches (a bit mask
+// per 64 entries) and only those are visited. Rows whose group values equal the permuted ones (ties) are skipped, and
+// a column no test row's path meets has importance exactly 0 without drawing its permutations.
 // A row whose leaf values all stay put keeps its prediction; otherwise its prediction is re-summed from its first
 // changed tree with the stored prefix sums, in the model's own summation order and precision (several rows side by
-// side, which changes no rounding), which gives the permuted prediction bit for bit. The summation is identified by reproducing the unpermuted predictions exactly:
+// side over a per-thread copy of the leaf values holding the permuted ones, which changes no rounding), which gives
+// the permuted prediction bit for bit. The summation is identified by reproducing the unpermuted predictions exactly:
 //  - Double: base_score + scale·(Σ_t tree_t in double, in tree order), as predict_ensemble (random forest);
 //  - Float32: float(base_score) then += float(tree_t) in tree order, as XGBoost's CPU predictor (gbm).
 // When neither (or, ambiguously, both) reproduces every baseline prediction the caller takes the general path.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -25,6 +30,10 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/error.hpp"
 #include "importance/fast_paths.hpp"
@@ -71,14 +80,41 @@ struct TreeIndex {
   std::vector<std::int64_t> offset;  ///< p + 1 offsets into entries (and tree_end)
   std::vector<PathEntry> entries;    ///< grouped by column, each sorted by (row, tree, node)
   std::vector<std::int32_t> tree_end;  ///< per entry: end of its (row, tree) run, relative to its column's list
+  /// p × (n + 1): where row i's entries start in column c's list (row_start[c·(n + 1) + i], relative to the list)
+  std::vector<std::int32_t> row_start;
   /// Per entry, for its column alone: where the walk below the node in the other direction resumes (the next node
   /// on the column), or kLeaf (the new leaf's value is in memo_value) or kSameLeafValue (same value as before).
   std::vector<std::int32_t> memo;
   std::vector<double> memo_value;
+  /// One level further, for an entry whose memo stops at a node r on the same column: [2·entry + d] is where the
+  /// walk below r's child d (0 left, 1 right) following the row resumes (the next node on the column) or kLeaf with
+  /// the leaf's value in resume_value. Written only for such entries (about 1 in 10 at friedman scale): without it
+  /// the walks below r were about a quarter of the time of the repeats.
+  std::vector<std::int32_t> resume_next;
+  std::vector<double> resume_value;
+  /// Per entry, side by side for the flip test of a single column 4 entries at a time: its threshold, and −1 when
+  /// the original path went left (else 0); kPad more at the end so a last group of 4 can be read whole.
+  std::vector<float> flip_threshold;
+  std::vector<std::int32_t> flip_left;
+  static constexpr std::size_t kPad = 4;
   Summation summation = Summation::Double;
   std::vector<double> prefix_double;  ///< n × T running sums (Double)
   std::vector<float> prefix_float;    ///< n × T running sums (Float32)
+
+  /// Bytes held by the vectors (their capacity).
+  [[nodiscard]] std::size_t bytes() const {
+    const auto held = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    return held(nodes) + held(default_left) + held(root) + held(leaf) + held(offset) + held(entries) +
+           held(tree_end) + held(row_start) + held(memo) + held(memo_value) + held(resume_next) +
+           held(resume_value) + held(flip_threshold) +
+           held(flip_left) + held(prefix_double) +
+           held(prefix_float);
+  }
 };
+
+/// The index's storage is kept per calling thread from one call (arm) to the next, up to this size: at friedman
+/// scale an index is about 2 MB, and allocating it afresh for every arm cost page faults (about 5% of importance).
+constexpr std::size_t kKeepIndexBytes = std::size_t{64} << 20;
 
 /// predict_tree()'s decision at one node: NaN follows the default direction, else x < t (strict) or x <= t.
 template <bool Strict>
@@ -207,6 +243,8 @@ void fill_paths(TreeIndex& index, const Matrix& X, std::int64_t* cursor, int thr
           const std::int32_t f = nd.feature;
           const bool left = goes_left<Strict>(index, node, row[f], nd.threshold);
           const std::int64_t at = cursor[f * n + i]++;
+          index.flip_threshold[at] = nd.threshold;
+          index.flip_left[at] = left ? -1 : 0;
           index.entries[at] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(t),
                                2 * node + (left ? 1 : 0), nd.threshold};
           std::int32_t other = nd.left + (left ? 1 : 0);
@@ -214,11 +252,26 @@ void fill_paths(TreeIndex& index, const Matrix& X, std::int64_t* cursor, int thr
             const Node& o = index.nodes[other];
             other = o.left + (goes_left<Strict>(index, other, row[o.feature], o.threshold) ? 0 : 1);
           }
-          if (index.nodes[other].feature < 0) {
-            index.memo_value[at] = index.nodes[other].value;
-            index.memo[at] = index.nodes[other].value == old_leaf ? kSameLeafValue : kLeaf;
-          } else {
-            index.memo[at] = other;
+          // without a branch (whether the walk ends at a leaf is data dependent); memo_value is read only for a
+          // leaf, so what an internal node's union yields there does not matter
+          const Node& reached = index.nodes[other];
+          const bool at_leaf = reached.feature < 0;
+          const double reached_value = reached.value;
+          index.memo_value[at] = reached_value;
+          const std::int32_t leaf_code = reached_value == old_leaf ? kSameLeafValue : kLeaf;
+          index.memo[at] = at_leaf ? leaf_code : other;
+          if (!at_leaf) {  // both ways on from the node on the column the memo stops at
+            const std::int32_t below = reached.left;
+            for (std::int32_t d = 0; d < 2; ++d) {
+              std::int32_t next = below + d;
+              while (index.nodes[next].feature >= 0 && index.nodes[next].feature != f) {
+                const Node& o = index.nodes[next];
+                next = o.left + (goes_left<Strict>(index, next, row[o.feature], o.threshold) ? 0 : 1);
+              }
+              const Node& end = index.nodes[next];
+              index.resume_value[2 * at + d] = end.value;  // read only for a leaf
+              index.resume_next[2 * at + d] = end.feature < 0 ? kLeaf : next;
+            }
           }
           node = nd.left + (left ? 0 : 1);
         }
@@ -246,8 +299,16 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
   index.p = X.cols();
   index.T = ensemble.trees.size();
   index.strict_less = ensemble.strict_less;
+  index.nodes.clear();  // flatten appends; everything else below is resized and overwritten
+  index.default_left.clear();
+  index.root.clear();
   flatten(ensemble, index);
   if (index.nodes.size() >= (std::size_t{1} << 30)) return false;  // PathEntry::step holds 2·node in an int32
+  // Scratch::touched holds row·T + tree in an int32
+  if (static_cast<double>(X.rows()) * static_cast<double>(ensemble.trees.size()) >
+      std::numeric_limits<std::int32_t>::max()) {
+    return false;
+  }
   const Index n = index.n;
   const std::size_t T = index.T;
   index.leaf.resize(static_cast<std::size_t>(n) * T);
@@ -296,19 +357,27 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
 
   index.offset.assign(static_cast<std::size_t>(index.p) + 1, 0);
   std::vector<std::int64_t> cursor(count.size());
+  index.row_start.resize(static_cast<std::size_t>(index.p * (n + 1)));
   std::int64_t total = 0;
   for (Index c = 0; c < index.p; ++c) {
     for (Index i = 0; i < n; ++i) {
       cursor[c * n + i] = total;
+      // relative to the column's list; checked to fit an int32 just below
+      index.row_start[static_cast<std::size_t>(c * (n + 1) + i)] = static_cast<std::int32_t>(total - index.offset[c]);
       total += count[c * n + i];
     }
     index.offset[c + 1] = total;
-    // tree_end is relative to the column's list, in an int32
+    // tree_end and row_start are relative to the column's list, in an int32
     if (total - index.offset[c] > std::numeric_limits<std::int32_t>::max()) return false;
+    index.row_start[static_cast<std::size_t>(c * (n + 1) + n)] = static_cast<std::int32_t>(total - index.offset[c]);
   }
   index.entries.resize(static_cast<std::size_t>(total));
   index.memo.resize(static_cast<std::size_t>(total));
   index.memo_value.resize(static_cast<std::size_t>(total));
+  index.resume_next.resize(2 * static_cast<std::size_t>(total));
+  index.resume_value.resize(2 * static_cast<std::size_t>(total));
+  index.flip_threshold.assign(static_cast<std::size_t>(total) + TreeIndex::kPad, 0.0f);
+  index.flip_left.assign(static_cast<std::size_t>(total) + TreeIndex::kPad, 0);
   if (index.strict_less) {
     fill_paths<true>(index, X, cursor.data(), threads);
   } else {
@@ -323,10 +392,10 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
   return true;
 }
 
-/// A row whose permuted prediction must be re-summed: its changed leaf values are changes[begin, end), by tree.
+/// A row whose permuted prediction must be re-summed: its first tree whose leaf value changed.
 struct ChangedRow {
   std::int32_t row;
-  std::int32_t begin, end;
+  std::int32_t first_tree;
 };
 
 /// Per-thread buffers.
@@ -337,13 +406,32 @@ struct Scratch {
   /// flips; kUnknown before.
   std::vector<std::int32_t> memo;
   std::vector<double> memo_value;
-  std::vector<std::pair<std::int32_t, double>> changes;
+  /// This thread's copy of TreeIndex::leaf: a repeat writes its permuted leaf values into it (at most one per (row,
+  /// tree), listed in `touched` as row·T + tree) and restores them from the index afterwards.
+  std::vector<double> leaf;
+  std::vector<std::int32_t> touched;
+  std::int64_t touched_count = 0;
   std::vector<ChangedRow> rows;
-  std::vector<double> lanes;
+  std::vector<double> zeros;  ///< T zeros: the lanes of a short batch
   Vector y_perm;
+
+  void prepare(const TreeIndex& index) {
+    if (leaf.size() != index.leaf.size()) {
+      leaf = index.leaf;
+      touched.resize(index.leaf.size());  // one write per (row, tree) at most in a repeat
+    }
+    if (zeros.size() != index.T) zeros.assign(index.T, 0.0);
+    rows.reserve(static_cast<std::size_t>(index.n));
+    touched_count = 0;
+  }
+  /// Undoes a repeat's writes into `leaf`.
+  void restore(const TreeIndex& index) {
+    for (std::int64_t k = 0; k < touched_count; ++k) leaf[touched[k]] = index.leaf[touched[k]];
+    touched_count = 0;
+  }
 };
 
-/// The permuted predictions of the changed rows: each row's leaf values with its changes applied, added up in the
+/// The permuted predictions of the changed rows: each row's permuted leaf values (Scratch::leaf) added up in the
 /// model's own order and precision from just after the last tree unchanged in every row of a batch (the stored
 /// running sum up to there is what the same additions would give). kBatch rows are summed side by side: the
 /// additions of one row form a dependency chain, and interleaving rows hides its latency.
@@ -352,28 +440,21 @@ void resum_rows(const TreeEnsemble& ensemble, const TreeIndex& index, const std:
                 Scratch& scratch) {
   constexpr std::size_t kBatch = 8;
   const std::size_t T = index.T;
-  scratch.lanes.resize(kBatch * T);
   const auto& rows = scratch.rows;
   for (std::size_t r0 = 0; r0 < rows.size(); r0 += kBatch) {
     const std::size_t k = std::min(kBatch, rows.size() - r0);
     std::size_t t0 = T;
-    for (std::size_t j = 0; j < k; ++j) {
-      t0 = std::min(t0, static_cast<std::size_t>(scratch.changes[rows[r0 + j].begin].first));
-    }
+    for (std::size_t j = 0; j < k; ++j) t0 = std::min(t0, static_cast<std::size_t>(rows[r0 + j].first_tree));
     Acc acc[kBatch];
     const double* lane[kBatch];
     for (std::size_t j = 0; j < kBatch; ++j) {
-      double* out = scratch.lanes.data() + j * T;
-      lane[j] = out;
       if (j >= k) {
-        std::fill(out + t0, out + T, 0.0);
+        lane[j] = scratch.zeros.data();
         acc[j] = Acc(0);
         continue;
       }
-      const ChangedRow& cr = rows[r0 + j];
-      const std::size_t at = static_cast<std::size_t>(cr.row) * T;
-      std::copy(index.leaf.begin() + at + t0, index.leaf.begin() + at + T, out + t0);
-      for (std::int32_t c = cr.begin; c < cr.end; ++c) out[scratch.changes[c].first] = scratch.changes[c].second;
+      const std::size_t at = static_cast<std::size_t>(rows[r0 + j].row) * T;
+      lane[j] = scratch.leaf.data() + at;
       if (t0 > 0) {
         acc[j] = prefix[at + t0 - 1];
       } else if constexpr (std::is_same_v<Acc, float>) {
@@ -432,6 +513,96 @@ bool same_values(const float* row, const float* source, std::span<const Index> c
   return true;
 }
 
+/// One repeat of a single column c: the permuted leaf values of every row, written into Scratch::leaf, and the
+/// changed rows. A row's entries are those of [row_start[i], row_start[i + 1]); with v the permuted value, the
+/// entries where the decision differs are found 64 at a time without a branch ((v ≤ t) ≠ went_left, or < for
+/// strict), and only those are visited, each the first of its (row, tree) run: after it, the run's remaining
+/// entries are masked out (tree_end). The new leaf value is written whether or not it differs (restore() undoes it),
+/// so the only branch left per visited entry is whether the memo ends at a leaf or at a node to walk on from.
+template <bool Strict>
+void single_changes(const TreeIndex& index, const Matrix& X, Index c, const std::vector<std::int64_t>& perm,
+                    std::span<const PathEntry> entries, std::span<const std::int32_t> tree_end,
+                    const std::int32_t* memo, const double* memo_value, Scratch& scratch) {
+  const Index n = index.n, p = index.p;
+  const std::size_t T = index.T;
+  const std::span<const Index> columns(&c, 1);
+  const std::int32_t* row_start = index.row_start.data() + c * (n + 1);
+  const float* flip_threshold = index.flip_threshold.data() + index.offset[c];
+  const std::int32_t* flip_left = index.flip_left.data() + index.offset[c];
+  const std::int32_t* resume_next = index.resume_next.data() + 2 * index.offset[c];
+  const double* resume_value = index.resume_value.data() + 2 * index.offset[c];
+  std::int32_t* touched = scratch.touched.data();
+  std::int64_t count = scratch.touched_count;
+  for (Index i = 0; i < n; ++i) {
+    const std::int32_t begin = row_start[i], end = row_start[i + 1];
+    if (begin == end) continue;
+    const float* x = X.data() + i * p;
+    const float* source = X.data() + perm[static_cast<std::size_t>(i)] * p;
+    const float v = source[c];
+    if (v == x[c] || (std::isnan(v) && std::isnan(x[c]))) continue;  // same value: every path is unchanged
+    const std::size_t row_at = static_cast<std::size_t>(i) * T;
+    const double* leaf = index.leaf.data() + row_at;
+    double* new_leaf = scratch.leaf.data() + row_at;
+    auto first_tree = static_cast<std::int32_t>(T);  // first tree whose leaf value changed
+    const bool v_nan = std::isnan(v);
+    std::int32_t skip = begin;  // entries before it are in runs already handled
+    for (std::int32_t c0 = begin; c0 < end; c0 += 64) {
+      const std::int32_t c1 = std::min(end, c0 + 64);
+      if (skip >= c1) continue;
+      std::uint64_t mask = 0;
+      if (!v_nan) [[likely]] {
+#if defined(__SSE2__)
+        // 4 entries at a time: (v ≤ t) xor went_left, one bit each; reads up to 3 entries past c1 (padding, or the
+        // next column's), whose bits are cleared below
+        const __m128 vv = _mm_set1_ps(v);
+        for (std::int32_t k = c0; k < c1; k += 4) {
+          const __m128 t = _mm_loadu_ps(flip_threshold + k);
+          const __m128 left = Strict ? _mm_cmplt_ps(vv, t) : _mm_cmple_ps(vv, t);
+          const __m128 flip = _mm_xor_ps(left, _mm_castsi128_ps(_mm_loadu_si128(
+                                                   reinterpret_cast<const __m128i*>(flip_left + k))));
+          mask |= static_cast<std::uint64_t>(_mm_movemask_ps(flip)) << (k - c0);
+        }
+        if (c1 - c0 < 64) mask &= (std::uint64_t{1} << (c1 - c0)) - 1;
+#else
+        for (std::int32_t k = c0; k < c1; ++k) {
+          const bool left = Strict ? v < flip_threshold[k] : v <= flip_threshold[k];
+          mask |= static_cast<std::uint64_t>(left != (flip_left[k] != 0)) << (k - c0);
+        }
+#endif
+      } else {
+        for (std::int32_t k = c0; k < c1; ++k) {
+          const PathEntry& entry = entries[k];
+          const bool left = goes_left<Strict>(index, entry.step >> 1, v, entry.threshold);
+          mask |= static_cast<std::uint64_t>(left != ((entry.step & 1) != 0)) << (k - c0);
+        }
+      }
+      if (skip > c0) mask &= ~std::uint64_t{0} << (skip - c0);
+      while (mask != 0) {
+        const std::int32_t k = c0 + std::countr_zero(mask);
+        const auto at = static_cast<std::size_t>(k);
+        const std::int32_t tree = entries[at].tree;
+        const std::int32_t resume = memo[at];
+        // kLeaf and kSameLeafValue both carry the new leaf's value in memo_value
+        double value = memo_value[at];
+        if (resume >= 0) {  // the memo stops at a node r on the column: v decides there, then resume_next
+          const std::size_t slot = 2 * at + (goes_left<Strict>(index, resume, v, index.nodes[resume].threshold) ? 0 : 1);
+          const std::int32_t next = resume_next[slot];
+          value = next >= 0 ? walk_from<Strict, true>(index, next, x, source, columns) : resume_value[slot];
+        }
+        new_leaf[tree] = value;
+        touched[count++] = static_cast<std::int32_t>(row_at) + tree;
+        // first_tree = min(first_tree, tree) when the value changed, without a branch (T is past every tree)
+        const auto same = static_cast<std::int32_t>(value == leaf[tree]);
+        first_tree = std::min(first_tree, tree + same * static_cast<std::int32_t>(T));
+        skip = tree_end[at];  // whatever the new leaf, this tree is done
+        mask = skip >= c1 ? 0 : mask & (~std::uint64_t{0} << (skip - c0));
+      }
+    }
+    if (first_tree < static_cast<std::int32_t>(T)) scratch.rows.push_back({static_cast<std::int32_t>(i), first_tree});
+  }
+  scratch.touched_count = count;
+}
+
 /// Mean R² drop of one group over its B permutations. For each affected row and tree, the nodes of the original
 /// path that split on the group are checked in path order; the permuted row follows the original path until the
 /// first of them where its decision differs, and only from there is it walked down to its new leaf. The part of
@@ -459,35 +630,38 @@ double group_score(const ImportanceRequest& request, const TreeEnsemble& ensembl
   const auto perms = importance_permutations(request, group);
   scratch.y_perm = y_hat;
   double total = 0.0;
+  scratch.prepare(index);
   for (const auto& perm : perms) {
-    scratch.changes.clear();
     scratch.rows.clear();
-    std::int32_t e = 0;
-    while (e < size) {
-      const std::int32_t row = entries[e].row;
-      const float* x = X.data() + static_cast<Index>(row) * p;
-      const float* source = X.data() + perm[static_cast<std::size_t>(row)] * p;
-      if (same_values(x, source, columns)) {
-        while (e < size && entries[e].row == row) ++e;
-        continue;
-      }
-      const double* leaf = index.leaf.data() + static_cast<std::size_t>(row) * T;
-      const auto first_change = static_cast<std::int32_t>(scratch.changes.size());
-      while (e < size && entries[e].row == row) {
-        const PathEntry& entry = entries[e];
-        const std::int32_t node = entry.step >> 1;
-        const bool went_left = (entry.step & 1) != 0;
-        const std::int32_t f = Single ? static_cast<std::int32_t>(columns[0]) : index.nodes[node].feature;
-        if (goes_left<Strict>(index, node, source[f], entry.threshold) == went_left) {
-          ++e;  // same way as before: the next node of this path that splits on the group decides
+    if constexpr (Single) {
+      single_changes<Strict>(index, X, columns[0], perm, entries, tree_end, memo, memo_value, scratch);
+    } else {
+      std::int32_t e = 0;
+      while (e < size) {
+        const std::int32_t row = entries[e].row;
+        const float* x = X.data() + static_cast<Index>(row) * p;
+        const float* source = X.data() + perm[static_cast<std::size_t>(row)] * p;
+        if (same_values(x, source, columns)) {
+          while (e < size && entries[e].row == row) ++e;
           continue;
         }
-        const auto at = static_cast<std::size_t>(e);
-        e = tree_end[at];  // whatever the new leaf, this tree is done
-        std::int32_t resume = memo[at];
-        if constexpr (!Single) {  // a singleton's memo is always resolved
+        const std::size_t row_at = static_cast<std::size_t>(row) * T;
+        const double* leaf = index.leaf.data() + row_at;
+        auto first_tree = static_cast<std::int32_t>(T);
+        while (e < size && entries[e].row == row) {
+          const PathEntry& entry = entries[e];
+          const std::int32_t node = entry.step >> 1;
+          const bool went_left = (entry.step & 1) != 0;
+          const std::int32_t f = index.nodes[node].feature;
+          if (goes_left<Strict>(index, node, source[f], entry.threshold) == went_left) {
+            ++e;  // same way as before: the next node of this path that splits on the group decides
+            continue;
+          }
+          const auto at = static_cast<std::size_t>(e);
+          e = tree_end[at];  // whatever the new leaf, this tree is done
+          std::int32_t resume = scratch.memo[at];
           if (resume == kUnknown) {
-            resume = walk_to_group<Strict, Single>(index, index.nodes[node].left + (went_left ? 1 : 0), x, columns);
+            resume = walk_to_group<Strict, false>(index, index.nodes[node].left + (went_left ? 1 : 0), x, columns);
             const Node& reached = index.nodes[resume];
             if (reached.feature < 0) {  // the new leaf does not depend on the permutation
               scratch.memo_value[at] = reached.value;
@@ -495,19 +669,19 @@ double group_score(const ImportanceRequest& request, const TreeEnsemble& ensembl
             }
             scratch.memo[at] = resume;
           }
+          if (resume == kSameLeafValue) continue;
+          const double value =
+              resume == kLeaf ? memo_value[at] : walk_from<Strict, false>(index, resume, x, source, columns);
+          if (value == leaf[entry.tree]) continue;
+          scratch.leaf[row_at + entry.tree] = value;
+          scratch.touched[scratch.touched_count++] = static_cast<std::int32_t>(row_at) + entry.tree;
+          first_tree = std::min(first_tree, entry.tree);
         }
-        if (resume == kSameLeafValue) continue;
-        if (resume == kLeaf) {
-          scratch.changes.emplace_back(entry.tree, memo_value[at]);  // differs from the old leaf value
-          continue;
-        }
-        const double value = walk_from<Strict, Single>(index, resume, x, source, columns);
-        if (value != leaf[entry.tree]) scratch.changes.emplace_back(entry.tree, value);
+        if (first_tree < static_cast<std::int32_t>(T)) scratch.rows.push_back({row, first_tree});
       }
-      const auto end_change = static_cast<std::int32_t>(scratch.changes.size());
-      if (end_change > first_change) scratch.rows.push_back({row, first_change, end_change});
     }
     resum_rows(ensemble, index, prefix, scratch);
+    scratch.restore(index);
     total += detail::r2_drop(*request.y_test, baseline, scratch.y_perm);
     for (const ChangedRow& cr : scratch.rows) scratch.y_perm[cr.row] = y_hat[cr.row];
   }
@@ -535,7 +709,14 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
   BFS_CHECK(y_hat.size() == X.rows());
   constexpr auto kMax = std::numeric_limits<std::int32_t>::max();
   if (X.rows() > kMax || ensemble.trees.size() > static_cast<std::size_t>(kMax)) return std::nullopt;
-  TreeIndex index;
+  thread_local TreeIndex kept;  // storage reused across calls, see kKeepIndexBytes
+  TreeIndex& index = kept;
+  struct Release {  // drops the storage of an unusually large index on every way out
+    TreeIndex& index;
+    ~Release() {
+      if (index.bytes() > kKeepIndexBytes) index = TreeIndex{};
+    }
+  } release{index};
   if (!build_index(ensemble, X, y_hat, index, std::max(1, request.threads))) return std::nullopt;
 
   ImportanceResult result;

@@ -292,6 +292,36 @@ BOOST_AUTO_TEST_CASE(deep_trees_on_few_columns_with_repeated_leaf_values_and_any
   }
 }
 
+BOOST_AUTO_TEST_CASE(long_runs_of_one_column_and_index_storage_reused_across_calls_match) {
+  // The singleton path tests 64 of a row's entries at a time (4 per instruction) and skips the rest of a tree once
+  // it flipped; its memo goes one node further on the same column (resume_next); and the index's storage is kept
+  // from one call to the next. Depth-10 trees over 2 columns give rows with hundreds of entries per column (tree
+  // runs straddling the 64-entry blocks, entry counts not a multiple of 4) and memos that stop at a node on the
+  // column again and again; calls alternate between a large and a small ensemble on fewer rows and columns, so a
+  // reused index holds stale, larger contents each time.
+  Rng rng(31);
+  auto big = make_data(10, 70, 8, 32);
+  auto small = make_data(10, 23, 7, 33);
+  punch_holes(big.X_test, 0.04, 34);
+  punch_holes(small.X_test, 0.1, 35);
+  for (bool strict_less : {false, true}) {
+    const EnsembleModel big_model(random_ensemble(big.X_test, 2, 40, 10, strict_less, rng), 8);
+    const EnsembleModel small_model(random_ensemble(small.X_test, 5, 3, 4, strict_less, rng), 7);
+    for (int round = 0; round < 2; ++round) {
+      BOOST_TEST_CONTEXT("strict_less " << strict_less << " round " << round) {
+        const auto single = check_against_generic(big_model, big.X_test, big.y_test, singleton_groups(8),
+                                                  ImportanceMethod::Trees, true);
+        BOOST_TEST(single.scores[0] != 0.0);
+        BOOST_TEST(single.scores[2] == 0.0);
+        check_against_generic(small_model, small.X_test, small.y_test, singleton_groups(7), ImportanceMethod::Trees,
+                              true);
+        check_against_generic(big_model, big.X_test, big.y_test, {{0, 1}, {1}, {0, 3}}, ImportanceMethod::Trees,
+                              true);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(trees_that_do_not_reproduce_the_predictions_fall_back_to_the_general_path) {
   const Index p = 6;
   auto d = make_data(10, 60, p, 9);
