@@ -27,6 +27,13 @@ for point in 3 12 24 36 50; do
   done
   kill -KILL -- "-$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  # mpirun may start ranks outside its process group; a killed job is one with no process left (as SLURM ensures),
+  # so that no orphaned rank can still touch the checkpoint while the resumed run reads it.
+  for _ in $(seq 100); do
+    pkill -KILL -f -- "--out $out" 2>/dev/null || break
+    sleep 0.05
+  done
+  pgrep -f -- "--out $out" >/dev/null && fail "point $point: processes of the killed run are still alive"
   if [ -e "$out/result.h5" ]; then
     fail "point $point: the run finished before it could be killed (make the job slower)"
     continue
@@ -34,7 +41,7 @@ for point in 3 12 24 36 50; do
   reached=$(checkpoint_round "$out/checkpoint.h5")
   [ "$reached" -ge "$point" ] && [ "$reached" -lt "$ROUNDS" ] && ok || fail "point $point: checkpoint at round $reached"
   timeout 300 mpirun -n 2 "$BANDITFS" run "$WORK/job.toml" --quiet --out "$out" --resume >/dev/null 2>"$WORK/err" ||
-    { fail "point $point: resume failed: $(cat "$WORK/err")"; continue; }
+    { fail "point $point: resume failed: $(tail -5 "$WORK/err")"; continue; }
   result=$(compare_datasets "$WORK/whole/result.h5" "$out/result.h5")
   [ "$result" = same ] && ok || fail "point $point (checkpoint round $reached): resumed result differs: $result"
 done
