@@ -4,8 +4,9 @@
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
 ROUNDS=60
-# ~0.1 s a round at 2 ranks: slow enough to kill at a chosen round, fast enough for CI.
-tiny_job | sed "s/^iterations = 8/iterations = $ROUNDS/; s/^n = 120/n = 300/; s/n_estimators = 20/n_estimators = 150/;
+# ~0.1 s a round at 2 ranks (400 trees): slow enough to kill at a chosen round even under ctest -j, fast enough
+# for CI.
+tiny_job | sed "s/^iterations = 8/iterations = $ROUNDS/; s/^n = 120/n = 300/; s/n_estimators = 20/n_estimators = 400/;
                s/max_depth = 5/max_depth = 8/" >"$WORK/job.toml"
 printf 'checkpoint_every = 1\n' >>"$WORK/job.toml"
 timeout 300 mpirun -n 2 "$BANDITFS" run "$WORK/job.toml" --quiet --out "$WORK/whole" >/dev/null 2>&1 ||
