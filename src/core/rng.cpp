@@ -35,38 +35,6 @@ Rng Rng::stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Pur
   return Rng(derive_key(seed, parts));
 }
 
-__extension__ typedef unsigned __int128 u128;  // 64×64→128 multiply for Lemire's method
-
-static inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-std::uint64_t Rng::next_u64() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-double Rng::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
-
-std::uint64_t Rng::uniform_int(std::uint64_t n) {
-  BFS_CHECK(n > 0);
-  u128 m = static_cast<u128>(next_u64()) * n;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < n) {
-    const std::uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<u128>(next_u64()) * n;
-      low = static_cast<std::uint64_t>(m);
-    }
-  }
-  return static_cast<std::uint64_t>(m >> 64);
-}
-
 double Rng::normal() {
   for (;;) {
     const double u = 2.0 * uniform() - 1.0;

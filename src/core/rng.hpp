@@ -6,6 +6,7 @@
 // The generator is xoshiro256** (Blackman & Vigna); stream keys are mixed with SplitMix64. The distributions are
 // our own (not <random>'s) because libstdc++ and libc++ do not promise the same sequences for std::*_distribution.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -41,11 +42,35 @@ class Rng {
   static Rng stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose,
                     std::uint64_t feature = 0);
 
-  std::uint64_t next_u64();
+  // next_u64, uniform and uniform_int are defined here, inline: hot loops (the forest's per-node column draws,
+  // permutations) draw one number at a time, and an out-of-line call per draw cost a tenth of a forest fit.
+  std::uint64_t next_u64() {
+    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
   /// Uniform in [0, 1) with 53 random bits.
-  double uniform();
-  /// Uniform integer in [0, n), unbiased (Lemire's method). n > 0.
-  std::uint64_t uniform_int(std::uint64_t n);
+  double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+  /// Uniform integer in [0, n), unbiased (Lemire's method). n > 0 (n = 0 returns 0).
+  std::uint64_t uniform_int(std::uint64_t n) {
+    __extension__ using u128 = unsigned __int128;  // 64×64→128 multiply
+    u128 m = static_cast<u128>(next_u64()) * n;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < n) [[unlikely]] {
+      const std::uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<u128>(next_u64()) * n;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
   /// Standard normal (Marsaglia polar method, no cached spare so the stream state is the whole state).
   double normal();
   /// Gamma(shape, 1), shape > 0 (Marsaglia & Tsang 2000; shape < 1 boosted by U^{1/shape}).
@@ -65,8 +90,6 @@ class Rng {
   }
   /// A uniformly random permutation of 0..n-1.
   std::vector<std::int64_t> permutation(std::int64_t n);
-
-  std::array<std::uint64_t, 4> state() const { return s_; }
 
  private:
   std::array<std::uint64_t, 4> s_{};

@@ -73,41 +73,6 @@ class RandomForestModel final : public Model {
   int threads_;
 };
 
-/// xoshiro256** continuing an Rng's stream, with Rng::uniform_int's exact Lemire reduction, inlined: the split
-/// search draws one number per candidate column and node, and an out-of-line call per draw cost a tenth of a fit.
-/// The forest-fingerprint unit test pins the draws to Rng's.
-class InlineRng {
- public:
-  explicit InlineRng(const Rng& rng) : s_(rng.state()) {}
-  std::uint64_t next_u64() {
-    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = std::rotl(s_[3], 45);
-    return result;
-  }
-  std::uint64_t uniform_int(std::uint64_t n) {
-    __extension__ using u128 = unsigned __int128;
-    u128 m = static_cast<u128>(next_u64()) * n;
-    auto low = static_cast<std::uint64_t>(m);
-    if (low < n) [[unlikely]] {
-      const std::uint64_t threshold = (0 - n) % n;
-      while (low < threshold) {
-        m = static_cast<u128>(next_u64()) * n;
-        low = static_cast<std::uint64_t>(m);
-      }
-    }
-    return static_cast<std::uint64_t>(m >> 64);
-  }
-
- private:
-  std::array<std::uint64_t, 4> s_;
-};
-
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
 class TreeBuilder {
  public:
@@ -156,7 +121,7 @@ class TreeBuilder {
   }
   SortedEntry* column(std::int32_t c) { return columns_.data() + static_cast<std::size_t>(c) * n_unique_; }
   NodeStats node_stats(std::int32_t ref_column, std::int32_t begin, std::int32_t end, int depth);
-  Split find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum, InlineRng& rng);
+  Split find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum, Rng& rng);
   void partition(std::int32_t c, std::int32_t begin, std::int32_t end);
 
   const RandomForestParams& params_;
@@ -193,7 +158,7 @@ TreeBuilder::NodeStats TreeBuilder::node_stats(std::int32_t ref_column, std::int
 }
 
 FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
-  InlineRng rng(Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit));
+  Rng rng(Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit));
   std::fill(counts_.begin(), counts_.end(), params_.bootstrap ? 0 : 1);
   if (params_.bootstrap) {
     for (std::int32_t i = 0; i < n_; ++i) ++counts_[rng.uniform_int(static_cast<std::uint64_t>(n_))];
@@ -274,7 +239,7 @@ FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
 }
 
 TreeBuilder::Split TreeBuilder::find_split(std::int32_t begin, std::int32_t end, double w_sum, double wy_sum,
-                                           InlineRng& rng) {
+                                           Rng& rng) {
   const std::int32_t min_leaf = params_.min_samples_leaf;
   const std::int32_t first = begin + min_leaf - 1;  // left child keeps >= min_leaf rows
   const std::int32_t last = end - min_leaf - 1;     // right child keeps >= min_leaf rows
