@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_write.hpp"
 
 namespace bfs {
 
@@ -25,14 +26,9 @@ std::recursive_mutex& hdf5_mutex() {
 
 void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
-void check(herr_t status, const std::string& path, const std::string& what) {
-  if (status < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
-}
-
-Handle checked(hid_t id, Handle::Closer close, const std::string& path, const std::string& what) {
-  if (id < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
-  return Handle(id, close);
-}
+using detail::h5_check;
+using detail::h5_checked;
+using detail::h5_write_1d;
 
 Handle open_file(const std::string& path) {
   std::error_code ec;
@@ -59,7 +55,7 @@ Handle open_dataset(hid_t file, const std::string& name, const std::string& path
 }
 
 std::vector<hsize_t> dims_of(hid_t dset, const std::string& name, const std::string& path) {
-  Handle space = checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
+  Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
   int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0) throw InputError(detail::concat(path, ": /", name, " has no simple dataspace"));
   std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
@@ -77,7 +73,7 @@ hsize_t length_1d(hid_t dset, const std::string& name, const std::string& path) 
 }
 
 void require_numeric(hid_t dset, const std::string& name, const std::string& path, bool integer_only) {
-  Handle type = checked(H5Dget_type(dset), H5Tclose, path, "get the type of /" + name);
+  Handle type = h5_checked(H5Dget_type(dset), H5Tclose, path, "get the type of /" + name);
   H5T_class_t cls = H5Tget_class(type.get());
   bool ok = cls == H5T_INTEGER || (!integer_only && cls == H5T_FLOAT);
   if (!ok) {
@@ -91,7 +87,7 @@ std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const
   Handle dset = open_dataset(file, name, path);
   require_numeric(dset.get(), name, path, std::is_integral_v<T>);
   std::vector<T> out(length_1d(dset.get(), name, path));
-  if (!out.empty()) check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path,
+  if (!out.empty()) h5_check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path,
                           "read /" + name);
   return out;
 }
@@ -100,19 +96,19 @@ std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const
 std::vector<std::string> read_strings(hid_t file, const std::string& name, const std::string& path) {
   Handle dset = open_dataset(file, name, path);
   const hsize_t n = length_1d(dset.get(), name, path);
-  Handle ftype = checked(H5Dget_type(dset.get()), H5Tclose, path, "get the type of /" + name);
+  Handle ftype = h5_checked(H5Dget_type(dset.get()), H5Tclose, path, "get the type of /" + name);
   if (H5Tget_class(ftype.get()) != H5T_STRING) throw InputError(detail::concat(path, ": /", name, " must hold strings"));
   std::vector<std::string> out;
   out.reserve(n);
   if (n == 0) return out;
-  Handle mtype = checked(H5Tcopy(H5T_C_S1), H5Tclose, path, "copy a string type");
+  Handle mtype = h5_checked(H5Tcopy(H5T_C_S1), H5Tclose, path, "copy a string type");
   H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
   if (H5Tis_variable_str(ftype.get()) > 0) {
     H5Tset_size(mtype.get(), H5T_VARIABLE);
     std::vector<char*> buf(n, nullptr);
-    check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
+    h5_check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
     for (char* s : buf) out.emplace_back(s != nullptr ? s : "");
-    Handle space = checked(H5Dget_space(dset.get()), H5Sclose, path, "get the dataspace of /" + name);
+    Handle space = h5_checked(H5Dget_space(dset.get()), H5Sclose, path, "get the dataspace of /" + name);
 #if H5_VERSION_GE(1, 12, 0)
     H5Treclaim(mtype.get(), space.get(), H5P_DEFAULT, buf.data());
 #else
@@ -123,7 +119,7 @@ std::vector<std::string> read_strings(hid_t file, const std::string& name, const
     H5Tset_size(mtype.get(), size);
     H5Tset_strpad(mtype.get(), H5T_STR_NULLPAD);
     std::vector<char> buf(n * size);
-    check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
+    h5_check(H5Dread(dset.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), path, "read /" + name);
     for (hsize_t i = 0; i < n; ++i) {
       std::string s(buf.data() + i * size, size);
       s.resize(std::min(s.find('\0'), s.size()));
@@ -236,13 +232,13 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
   Handle file = open_file(path);
   auto read_slab = [&](const char* name, int rank, hid_t memtype, void* buf) {
     Handle dset = open_dataset(file.get(), name, path);
-    Handle space = checked(H5Dget_space(dset.get()), H5Sclose, path, std::string("get the dataspace of /") + name);
+    Handle space = h5_checked(H5Dget_space(dset.get()), H5Sclose, path, std::string("get the dataspace of /") + name);
     const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
     const hsize_t extent[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(header.cols)};
-    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), path,
+    h5_check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), path,
           std::string("select rows of /") + name);
-    Handle mem = checked(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, "create a memory dataspace");
-    check(H5Dread(dset.get(), memtype, mem.get(), space.get(), H5P_DEFAULT, buf), path,
+    Handle mem = h5_checked(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, "create a memory dataspace");
+    h5_check(H5Dread(dset.get(), memtype, mem.get(), space.get(), H5P_DEFAULT, buf), path,
           detail::concat("read rows [", first, ", ", first + count, ") of /", name));
   };
   read_slab("X", 2, H5T_NATIVE_FLOAT, data.X.data());
@@ -251,19 +247,8 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
   return data;
 }
 
-template <class T>
-void write_1d(hid_t file, const char* name, hid_t filetype, hid_t memtype, const std::vector<T>& values,
-              const std::string& path) {
-  const hsize_t n = values.size();
-  Handle space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, path, "create a dataspace");
-  Handle dset = checked(H5Dcreate2(file, name, filetype, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                        H5Dclose, path, std::string("create /") + name);
-  if (n > 0) check(H5Dwrite(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path,
-                   std::string("write /") + name);
-}
-
 void write_file(const Dataset& data, const std::string& path, const std::string& target) {
-  Handle file = checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, target,
+  Handle file = h5_checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, target,
                         "create the file " + path);
   const hid_t f = file.get();
   const hsize_t n = static_cast<hsize_t>(data.rows()), p = static_cast<hsize_t>(data.cols());
@@ -272,31 +257,18 @@ void write_file(const Dataset& data, const std::string& path, const std::string&
     const hsize_t cap_rows = std::max<hsize_t>(1, (hsize_t{4} << 20) / (p * sizeof(float)));
     const hsize_t chunk[2] = {std::min({n, hsize_t{1024}, cap_rows}), p};
     const hsize_t dims[2] = {n, p};
-    Handle space = checked(H5Screate_simple(2, dims, nullptr), H5Sclose, target, "create a dataspace");
-    Handle dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, target, "create a property list");
-    check(H5Pset_chunk(dcpl.get(), 2, chunk), target, "set the chunk shape of /X");
-    Handle dset = checked(H5Dcreate2(f, "X", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+    Handle space = h5_checked(H5Screate_simple(2, dims, nullptr), H5Sclose, target, "create a dataspace");
+    Handle dcpl = h5_checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, target, "create a property list");
+    h5_check(H5Pset_chunk(dcpl.get(), 2, chunk), target, "set the chunk shape of /X");
+    Handle dset = h5_checked(H5Dcreate2(f, "X", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                           H5Dclose, target, "create /X");
-    check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.X.data()), target, "write /X");
+    h5_check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.X.data()), target, "write /X");
   }
   {
     std::vector<double> y(data.y.data(), data.y.data() + data.y.size());
-    write_1d(f, "y", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, y, target);
+    h5_write_1d(f, "y", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, y, target);
   }
-  {
-    // Variable-length UTF-8 strings: h5py reads them as str via .asstr(), and our reader accepts both kinds.
-    Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, target, "copy a string type");
-    H5Tset_size(type.get(), H5T_VARIABLE);
-    H5Tset_cset(type.get(), H5T_CSET_UTF8);
-    std::vector<const char*> names;
-    for (const auto& s : data.feature_names) names.push_back(s.c_str());
-    const hsize_t count = names.size();
-    Handle space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, target, "create a dataspace");
-    Handle dset = checked(H5Dcreate2(f, "feature_names", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Dclose, target, "create /feature_names");
-    check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, names.data()), target,
-          "write /feature_names");
-  }
+  detail::h5_write_strings(f, "feature_names", data.feature_names, target);
   if (!data.period_offsets.empty()) {
     const std::size_t periods = data.period_offsets.size() - 1;
     std::vector<std::int32_t> labels = data.period_labels;
@@ -307,15 +279,15 @@ void write_file(const Dataset& data, const std::string& path, const std::string&
     for (std::size_t k = 0; k < periods; ++k) {
       std::fill(period.begin() + data.period_offsets[k], period.begin() + data.period_offsets[k + 1], labels[k]);
     }
-    write_1d(f, "period", H5T_STD_I32LE, H5T_NATIVE_INT32, period, target);
-    write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, data.period_offsets, target);
-    write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels, target);
+    h5_write_1d(f, "period", H5T_STD_I32LE, H5T_NATIVE_INT32, period, target);
+    h5_write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, data.period_offsets, target);
+    h5_write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels, target);
   }
   if (data.has_truth) {
     std::vector<std::int32_t> truth(data.truth.begin(), data.truth.end());
-    write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth, target);
+    h5_write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth, target);
   }
-  check(H5Fflush(f, H5F_SCOPE_GLOBAL), target, "flush the file");
+  h5_check(H5Fflush(f, H5F_SCOPE_GLOBAL), target, "flush the file");
 }
 
 }  // namespace

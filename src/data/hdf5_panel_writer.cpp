@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_write.hpp"
 
 namespace bfs {
 
@@ -15,24 +16,18 @@ using detail::H5Handle;
 
 namespace {
 
-H5Handle checked(hid_t id, H5Handle::Closer close, const std::string& path, const std::string& what) {
-  if (id < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
-  return H5Handle(id, close);
-}
-
-void check(herr_t status, const std::string& path, const std::string& what) {
-  if (status < 0) throw InputError(detail::concat(path, ": HDF5 failed to ", what));
-}
+using detail::h5_check;
+using detail::h5_checked;
 
 /// An empty dataset of `rank` dimensions, unlimited along the first, chunked by `chunk`.
 H5Handle create_extendible(hid_t file, const char* name, hid_t type, int rank, const hsize_t* chunk, hsize_t cols,
                            const std::string& path) {
   const hsize_t dims[2] = {0, cols};
   const hsize_t maxdims[2] = {H5S_UNLIMITED, cols};
-  H5Handle space = checked(H5Screate_simple(rank, dims, maxdims), H5Sclose, path, "create a dataspace");
-  H5Handle dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "create a property list");
-  check(H5Pset_chunk(dcpl.get(), rank, chunk), path, std::string("set the chunk shape of /") + name);
-  return checked(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose, path,
+  H5Handle space = h5_checked(H5Screate_simple(rank, dims, maxdims), H5Sclose, path, "create a dataspace");
+  H5Handle dcpl = h5_checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "create a property list");
+  h5_check(H5Pset_chunk(dcpl.get(), rank, chunk), path, std::string("set the chunk shape of /") + name);
+  return h5_checked(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose, path,
                  std::string("create /") + name);
 }
 
@@ -40,35 +35,22 @@ H5Handle create_extendible(hid_t file, const char* name, hid_t type, int rank, c
 void append_rows(hid_t dset, const char* name, int rank, hsize_t cols, hsize_t old_rows, hsize_t rows,
                  hid_t memtype, const void* data, const std::string& path) {
   const hsize_t new_dims[2] = {old_rows + rows, cols};
-  check(H5Dset_extent(dset, new_dims), path, std::string("extend /") + name);
-  H5Handle space = checked(H5Dget_space(dset), H5Sclose, path, std::string("get the dataspace of /") + name);
+  h5_check(H5Dset_extent(dset, new_dims), path, std::string("extend /") + name);
+  H5Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, std::string("get the dataspace of /") + name);
   const hsize_t start[2] = {old_rows, 0};
   const hsize_t count[2] = {rows, cols};
-  check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), path,
+  h5_check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), path,
         std::string("select rows of /") + name);
-  H5Handle mem = checked(H5Screate_simple(rank, count, nullptr), H5Sclose, path, "create a memory dataspace");
-  check(H5Dwrite(dset, memtype, mem.get(), space.get(), H5P_DEFAULT, data), path,
+  H5Handle mem = h5_checked(H5Screate_simple(rank, count, nullptr), H5Sclose, path, "create a memory dataspace");
+  h5_check(H5Dwrite(dset, memtype, mem.get(), space.get(), H5P_DEFAULT, data), path,
         detail::concat("write rows [", old_rows, ", ", old_rows + rows, ") of /", name));
 }
 
-template <class T>
-void write_1d(hid_t file, const char* name, hid_t filetype, hid_t memtype, const std::vector<T>& values,
-              const std::string& path) {
-  const hsize_t n = values.size();
-  H5Handle space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, path, "create a dataspace");
-  H5Handle dset = checked(H5Dcreate2(file, name, filetype, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                          H5Dclose, path, std::string("create /") + name);
-  if (n > 0) {
-    check(H5Dwrite(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path,
-          std::string("write /") + name);
-  }
-}
-
 void write_attribute(hid_t file, const std::string& name, hid_t type, const void* value, const std::string& path) {
-  H5Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, path, "create a scalar dataspace");
-  H5Handle attr = checked(H5Acreate2(file, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+  H5Handle space = h5_checked(H5Screate(H5S_SCALAR), H5Sclose, path, "create a scalar dataspace");
+  H5Handle attr = h5_checked(H5Acreate2(file, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
                           path, "create the attribute " + name);
-  check(H5Awrite(attr.get(), type, value), path, "write the attribute " + name);
+  h5_check(H5Awrite(attr.get(), type, value), path, "write the attribute " + name);
 }
 
 }  // namespace
@@ -84,7 +66,7 @@ Hdf5PanelWriter::Hdf5PanelWriter(std::string path, std::vector<std::string> feat
   detail::silence_hdf5_errors();
   impl_ = std::make_unique<Impl>();
   try {
-    impl_->file = checked(H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path_,
+    impl_->file = h5_checked(H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path_,
                           "create the file " + tmp_);
     const auto p = static_cast<hsize_t>(cols_);
     // Row chunks: up to 1024 rows, capped at ~4 MiB per chunk (as write_hdf5) so a period read touches few chunks.
@@ -133,27 +115,12 @@ void Hdf5PanelWriter::finish() {
   BFS_CHECK(!finished_, "finish called twice");
   if (labels_.empty()) throw InputError(detail::concat(path_, ": no rows to write (every period is empty)"));
   const hid_t f = impl_->file.get();
-  write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, offsets_, path_);
-  write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels_, path_);
-  if (!truth_.empty()) write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth_, path_);
-  {
-    // Variable-length UTF-8 strings, as write_hdf5 (h5py reads them with .asstr()).
-    H5Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, path_, "copy a string type");
-    H5Tset_size(type.get(), H5T_VARIABLE);
-    H5Tset_cset(type.get(), H5T_CSET_UTF8);
-    std::vector<const char*> names;
-    for (const auto& s : feature_names_) names.push_back(s.c_str());
-    const hsize_t count = names.size();
-    H5Handle space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, path_, "create a dataspace");
-    H5Handle dset = checked(H5Dcreate2(f, "feature_names", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                                       H5P_DEFAULT), H5Dclose, path_, "create /feature_names");
-    check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, names.data()), path_,
-          "write /feature_names");
-  }
+  detail::h5_write_1d(f, "period_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, offsets_, path_);
+  detail::h5_write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels_, path_);
+  if (!truth_.empty()) detail::h5_write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth_, path_);
+  detail::h5_write_strings(f, "feature_names", feature_names_, path_);
   for (const auto& [name, value] : string_attrs_) {
-    H5Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, path_, "copy a string type");
-    H5Tset_size(type.get(), H5T_VARIABLE);  // variable-length UTF-8: h5py reads a str
-    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    H5Handle type = detail::h5_utf8_string_type(path_);  // h5py reads a str
     const char* text = value.c_str();
     write_attribute(f, name, type.get(), &text, path_);
   }
@@ -162,7 +129,7 @@ void Hdf5PanelWriter::finish() {
   impl_->x.reset();
   impl_->y.reset();
   impl_->period.reset();
-  check(impl_->file.close(), path_, "close " + tmp_);
+  h5_check(impl_->file.close(), path_, "close " + tmp_);
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
   if (ec) {
