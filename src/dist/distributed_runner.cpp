@@ -150,7 +150,7 @@ class Worker {
       report.pieces.push_back(std::move(piece));
       return;
     }
-    const ArmData arm_data = prepare_arm_data(data_, arm, settings_, seed, r, s);
+    const ArmData arm_data = prepare_arm_data(data_, arm, settings_, seed, r, s, /*with_train=*/leader());
     const ImportancePlan plan = make_importance_plan(arm, settings_);
     piece.split_seconds = arm_data.split_seconds;
 

@@ -9,12 +9,6 @@ namespace bfs::dist {
 
 struct Session::Impl {};
 
-bool launched_by_mpi() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
 Session::Session(int&, char**&) {
   const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
   if (size == nullptr) size = std::getenv("SLURM_NTASKS");

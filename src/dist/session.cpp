@@ -20,12 +20,6 @@ struct Session::Impl {
   boost::mpi::communicator world;
 };
 
-bool launched_by_mpi() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
 Session::Session(int& argc, char**& argv) {
   if (!launched_by_mpi()) return;
   impl_ = std::make_unique<Impl>(argc, argv);

@@ -2,13 +2,18 @@
 // The MPI session of one banditfs process (DESIGN §2: MPI lives only in src/dist/). MPI is initialised only when
 // the process was started by an MPI launcher (mpirun / mpiexec / srun with PMIx), so a plain `banditfs run` on a
 // laptop or a login node never touches MPI. This header includes no MPI header: the CLI uses it as is.
+#include <cstdlib>
 #include <memory>
 #include <string>
 
 namespace bfs::dist {
 
 /// True when the environment says an MPI launcher started this process (Open MPI or PMIx variables).
-bool launched_by_mpi();
+inline bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
 
 class Session {
  public:

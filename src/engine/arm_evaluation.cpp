@@ -52,12 +52,14 @@ EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vec
 }
 
 ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
-                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot) {
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot, bool with_train) {
   const auto start = Clock::now();
   ArmData out;
   const TrainTestSplit split = make_split(data.rows(), settings.split, seed, round, slot);
-  out.X_train = gather(data.X, split.train, arm);
-  out.y_train = gather(data.y, split.train);
+  if (with_train) {
+    out.X_train = gather(data.X, split.train, arm);
+    out.y_train = gather(data.y, split.train);
+  }
   out.X_test = gather(data.X, split.test, arm);
   out.y_test = gather(data.y, split.test);
   out.split_seconds = seconds_since(start);

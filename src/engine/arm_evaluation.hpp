@@ -67,8 +67,9 @@ struct BlockOutcome {
 
 /// The phases of evaluate_arm, exposed so that a distributed group can split them (DESIGN §3): every member builds
 /// the same ArmData and plan, the leader fits, each member scores its block of groups.
+/// `with_train` = false gathers only the test rows (a group member that does not fit).
 ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
-                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot);
+                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot, bool with_train = true);
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                            std::uint64_t slot);
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings);
