@@ -64,28 +64,42 @@ void flatten(const TreeEnsemble& ensemble, TreeIndex& index) {
 /// own, so there are no races and the index does not depend on the thread count).
 constexpr Index kRowBlock = 64;
 
+/// Calls visit(i, t, row) for every (test row i, tree t) in row blocks of kRowBlock: trees outer within a block.
+template <class Visit>
+void for_each_row_tree(const TreeIndex& index, const Matrix& X, int threads, Visit&& visit) {
+  const Index n = X.rows(), p = X.cols();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && n > kRowBlock)
+  for (Index i0 = 0; i0 < n; i0 += kRowBlock) {
+    const Index i1 = std::min(n, i0 + kRowBlock);
+    for (std::size_t t = 0; t < index.T; ++t)
+      for (Index i = i0; i < i1; ++i) visit(i, t, X.data() + i * p);
+  }
+}
+
+/// Walks down from `node` following `row` to a leaf or the next node that splits on column f.
+template <bool Strict>
+std::int32_t descend_to_column(const TreeIndex& index, std::int32_t node, const float* row, std::int32_t f) {
+  while (index.nodes[node].feature >= 0 && index.nodes[node].feature != f) {
+    const Node& o = index.nodes[node];
+    node = o.left + (goes_left<Strict>(index, node, row[o.feature], o.threshold) ? 0 : 1);
+  }
+  return node;
+}
+
 /// First pass over every (row, tree): the leaf values, and how many nodes of row i's path split on column c
 /// (count[c·n + i]).
 template <bool Strict>
 void count_paths(TreeIndex& index, const Matrix& X, std::int64_t* count, int threads) {
-  const Index n = X.rows(), p = X.cols();
-  const std::size_t T = index.T;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && n > kRowBlock)
-  for (Index i0 = 0; i0 < n; i0 += kRowBlock) {
-    const Index i1 = std::min(n, i0 + kRowBlock);
-    for (std::size_t t = 0; t < T; ++t) {
-      for (Index i = i0; i < i1; ++i) {
-        const float* row = X.data() + i * p;
-        std::int32_t node = index.root[t];
-        while (index.nodes[node].feature >= 0) {
-          const Node& nd = index.nodes[node];
-          ++count[nd.feature * n + i];
-          node = nd.left + (goes_left<Strict>(index, node, row[nd.feature], nd.threshold) ? 0 : 1);
-        }
-        index.leaf[static_cast<std::size_t>(i) * T + t] = index.nodes[node].value;
-      }
+  const Index n = X.rows();
+  for_each_row_tree(index, X, threads, [&](Index i, std::size_t t, const float* row) {
+    std::int32_t node = index.root[t];
+    while (index.nodes[node].feature >= 0) {
+      const Node& nd = index.nodes[node];
+      ++count[nd.feature * n + i];
+      node = nd.left + (goes_left<Strict>(index, node, row[nd.feature], nd.threshold) ? 0 : 1);
     }
-  }
+    index.leaf[static_cast<std::size_t>(i) * index.T + t] = index.nodes[node].value;
+  });
 }
 
 /// Second pass, same order: writes each path node at cursor[c·n + i]++, which sorts every column's list by (row,
@@ -94,56 +108,39 @@ void count_paths(TreeIndex& index, const Matrix& X, std::int64_t* count, int thr
 /// entry flips in some repeat).
 template <bool Strict>
 void fill_paths(TreeIndex& index, const Matrix& X, std::int64_t* cursor, int threads) {
-  const Index n = X.rows(), p = X.cols();
-  const std::size_t T = index.T;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && n > kRowBlock)
-  for (Index i0 = 0; i0 < n; i0 += kRowBlock) {
-    const Index i1 = std::min(n, i0 + kRowBlock);
-    for (std::size_t t = 0; t < T; ++t) {
-      for (Index i = i0; i < i1; ++i) {
-        const float* row = X.data() + i * p;
-        const double old_leaf = index.leaf[static_cast<std::size_t>(i) * T + t];
-        std::int32_t node = index.root[t];
-        while (index.nodes[node].feature >= 0) {
-          const Node& nd = index.nodes[node];
-          const std::int32_t f = nd.feature;
-          const bool left = goes_left<Strict>(index, node, row[f], nd.threshold);
-          const std::int64_t at = cursor[f * n + i]++;
-          index.flip_threshold[at] = nd.threshold;
-          index.flip_left[at] = left ? -1 : 0;
-          index.entries[at] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(t),
-                               2 * node + (left ? 1 : 0), nd.threshold};
-          std::int32_t other = nd.left + (left ? 1 : 0);
-          while (index.nodes[other].feature >= 0 && index.nodes[other].feature != f) {
-            const Node& o = index.nodes[other];
-            other = o.left + (goes_left<Strict>(index, other, row[o.feature], o.threshold) ? 0 : 1);
-          }
-          // without a branch (whether the walk ends at a leaf is data dependent); memo_value is read only for a
-          // leaf, so what an internal node's union yields there does not matter
-          const Node& reached = index.nodes[other];
-          const bool at_leaf = reached.feature < 0;
-          const double reached_value = reached.value;
-          index.memo_value[at] = reached_value;
-          const std::int32_t leaf_code = reached_value == old_leaf ? kSameLeafValue : kLeaf;
-          index.memo[at] = at_leaf ? leaf_code : other;
-          if (!at_leaf) {  // both ways on from the node on the column the memo stops at
-            const std::int32_t below = reached.left;
-            for (std::int32_t d = 0; d < 2; ++d) {
-              std::int32_t next = below + d;
-              while (index.nodes[next].feature >= 0 && index.nodes[next].feature != f) {
-                const Node& o = index.nodes[next];
-                next = o.left + (goes_left<Strict>(index, next, row[o.feature], o.threshold) ? 0 : 1);
-              }
-              const Node& end = index.nodes[next];
-              index.resume_value[2 * at + d] = end.value;  // read only for a leaf
-              index.resume_next[2 * at + d] = end.feature < 0 ? kLeaf : next;
-            }
-          }
-          node = nd.left + (left ? 0 : 1);
+  const Index n = X.rows();
+  for_each_row_tree(index, X, threads, [&](Index i, std::size_t t, const float* row) {
+    const double old_leaf = index.leaf[static_cast<std::size_t>(i) * index.T + t];
+    std::int32_t node = index.root[t];
+    while (index.nodes[node].feature >= 0) {
+      const Node& nd = index.nodes[node];
+      const std::int32_t f = nd.feature;
+      const bool left = goes_left<Strict>(index, node, row[f], nd.threshold);
+      const std::int64_t at = cursor[f * n + i]++;
+      index.flip_threshold[at] = nd.threshold;
+      index.flip_left[at] = left ? -1 : 0;
+      index.entries[at] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(t), 2 * node + (left ? 1 : 0),
+                           nd.threshold};
+      const std::int32_t other = descend_to_column<Strict>(index, nd.left + (left ? 1 : 0), row, f);
+      // without a branch (whether the walk ends at a leaf is data dependent); memo_value is read only for a
+      // leaf, so what an internal node's union yields there does not matter
+      const Node& reached = index.nodes[other];
+      const bool at_leaf = reached.feature < 0;
+      const double reached_value = reached.value;
+      index.memo_value[at] = reached_value;
+      const std::int32_t leaf_code = reached_value == old_leaf ? kSameLeafValue : kLeaf;
+      index.memo[at] = at_leaf ? leaf_code : other;
+      if (!at_leaf) {  // both ways on from the node on the column the memo stops at
+        for (std::int32_t d = 0; d < 2; ++d) {
+          const std::int32_t next = descend_to_column<Strict>(index, reached.left + d, row, f);
+          const Node& end = index.nodes[next];
+          index.resume_value[2 * at + d] = end.value;  // read only for a leaf
+          index.resume_next[2 * at + d] = end.feature < 0 ? kLeaf : next;
         }
       }
+      node = nd.left + (left ? 0 : 1);
     }
-  }
+  });
 }
 
 }  // namespace
