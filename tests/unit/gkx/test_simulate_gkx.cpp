@@ -187,6 +187,21 @@ BOOST_AUTO_TEST_CASE(ties_binaries_industry_columns_correlations_missing) {
   BOOST_TEST(missing_share(m, "realestate") < 0.8);
 }
 
+// A planted feature must be identifiable: if another characteristic had (nearly) the same within-month ranks, no
+// model-agnostic importance could tell the two apart and the truth would be unrecoverable by design. This is what
+// happened when beta carried the interaction (betasq = beta² ranks like beta for the ~97% of stocks with beta > 0).
+BOOST_AUTO_TEST_CASE(planted_features_have_no_monotone_twin) {
+  const auto months = run({11, 1, 4000, 201001, 0.0});
+  const GkxMonth& m = months[0];
+  for (const std::string& planted : planted_features(false))
+    for (std::string_view other : kCharacteristics) {
+      if (other == planted) continue;
+      BOOST_TEST(std::abs(rank_corr(m, planted, other)) < 0.9, planted << " vs " << other);
+    }
+  // The check can fail: it flags the known twin pair.
+  BOOST_TEST(std::abs(rank_corr(m, "beta", "betasq")) >= 0.9);
+}
+
 BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
   TempDir dir("a");
   const GkxLikeSpec spec{5, 3, 120, 201001, 0.0};
