@@ -29,7 +29,7 @@ import numpy as np
 
 HP = dict(learning_rate=0.05, max_iter=200, max_leaf_nodes=50, max_depth=10, min_samples_leaf=20,
           l2_regularization=0.01, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10)
-OTHERS = ["retvol", "maxret", "mom6m", "dolvol", "betasq", "sp"]
+OTHERS = ["retvol", "maxret", "mom6m", "dolvol", "beta", "betasq", "sp"]  # unplanted correlates
 
 
 def rank_unit(col):

@@ -22,6 +22,8 @@ class ProgressPrinter {
   bool printed_ = false;
   Clock::time_point start_;
   Clock::time_point last_;
+  int base_round_ = -1;          ///< the first round reported (rates count the rounds after it)
+  Clock::time_point base_time_;  ///< when it was reported
 };
 
 }  // namespace bfs

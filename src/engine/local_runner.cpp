@@ -53,6 +53,15 @@ class LocalEvaluator final : public RoundEvaluator {
   int loaded_period_ = -1;
 };
 
+RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
+                        const SourceInfo& info, const RoundCallback& on_round, const RunControl& control,
+                        Clock::time_point start) {
+  JobConfig tuned = job;
+  const TuningReport tuning = tune_job(tuned, source, control, context);
+  LocalEvaluator evaluator(tuned, context, source);
+  return drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning, start);
+}
+
 }  // namespace
 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context,
@@ -64,20 +73,18 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
                     const RoundCallback& on_round) {
   const auto start = Clock::now();
   auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
-  RunResult result = run_local(job, job_text, context, *source, on_round, control);
-  const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  result.timings.data_seconds += total - result.timings.wall_seconds;
-  result.timings.wall_seconds = total;
+  const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
+  const double opening = std::chrono::duration<double>(Clock::now() - start).count();
+  RunResult result = run_on_source(job, job_text, context, *source, info, on_round, control, start);
+  result.timings.data_seconds += opening;
   return result;
 }
 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                     const RoundCallback& on_round, const RunControl& control) {
-  const SourceInfo info = describe_source(source, job.bandit.mode == "online");
-  JobConfig tuned = job;
-  const TuningReport tuning = tune_job(tuned, source, control, context);
-  LocalEvaluator evaluator(tuned, context, source);
-  return drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning);
+  const auto start = Clock::now();
+  return run_on_source(job, job_text, context, source, describe_source(source, job.bandit.mode == "online"),
+                       on_round, control, start);
 }
 
 }  // namespace bfs

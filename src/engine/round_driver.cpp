@@ -98,8 +98,8 @@ std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
 
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
-                       const RunControl& control, const TuningReport& tuning) {
-  const auto wall_start = Clock::now();
+                       const RunControl& control, const TuningReport& tuning, Clock::time_point started) {
+  const auto wall_start = started;
   RunResult result;
   result.policy = job.bandit.policy;
   result.estimator = job.estimator.name;
@@ -197,7 +197,8 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) + " (checkpointed)"
                        : stop          ? state.stopping().reason()
                                        : "schedule complete (" + std::to_string(round) + " rounds)";
-  result.timings.wall_seconds = seconds_since(wall_start);
+  // Like every other timing, the wall time adds up over the starts of a resumed run (the checkpoint carries it).
+  result.timings.wall_seconds += seconds_since(wall_start);
   return result;
 }
 

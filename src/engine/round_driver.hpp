@@ -3,6 +3,7 @@
 // period, posterior updates in slot order, the trajectory, the stopping rule, checkpoints and resume. How a round's
 // super-arms get evaluated is the RoundEvaluator's business — in this process (local_runner.cpp) or by worker ranks
 // (src/dist/). Keeping one driver is what makes every deployment give the same numbers.
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,10 +44,12 @@ std::int32_t scheduled_rounds(const JobConfig& job, int periods);
 
 /// Runs the schedule, asking `evaluator` for each round's outcomes. Returns the result (interrupted when
 /// control.stop_requested fired; a checkpoint then holds the state). `tuning` is stored in the result and in every
-/// checkpoint (tune_job's report; not present when [tuning] is off).
+/// checkpoint (tune_job's report; not present when [tuning] is off). The result's wall time is this start's, from
+/// `started` (when the caller began: opening the data, tuning), plus the earlier starts' stored in the checkpoint.
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
-                       const RunControl& control, const TuningReport& tuning = {});
+                       const RunControl& control, const TuningReport& tuning = {},
+                       std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
 
 /// The optional first-period hyper-parameter search of [tuning] (paper 000 §5.1, engine/tuning.hpp): replaces
 /// job.estimator with the tuned one and returns the report. On --resume the checkpoint's stored choice is applied

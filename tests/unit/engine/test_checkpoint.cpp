@@ -1,4 +1,5 @@
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <filesystem>
 
 #include "core/error.hpp"
@@ -56,7 +57,14 @@ void check_resume_equals_uninterrupted(const JobConfig& job, int stop_after) {
   control.stop_requested = {};
   control.resume = true;
   context.threads = 2;  // a resume may use another thread count
+  const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+  const auto resume_start = std::chrono::steady_clock::now();
   const RunResult resumed = run_local(job, "", context, control);
+  const double resume_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - resume_start).count();
+  // Timings add up over the starts: the checkpoint's share plus at most this start's time, never this start alone.
+  BOOST_TEST(resumed.timings.wall_seconds >= checkpoint.timings.wall_seconds);
+  BOOST_TEST(resumed.timings.wall_seconds <= checkpoint.timings.wall_seconds + resume_seconds);
+  BOOST_TEST(resumed.timings.fit_seconds >= checkpoint.timings.fit_seconds);
   BOOST_TEST(!interrupted(resumed));
   BOOST_TEST(resumed.iterations == whole.iterations);
   BOOST_TEST(resumed.trajectory == whole.trajectory);
