@@ -14,6 +14,8 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "engine/data_sources.hpp"
+#include "engine/round_driver.hpp"
 #include "engine/tuning.hpp"
 #include "output/result_io.hpp"
 
@@ -167,6 +169,23 @@ BOOST_AUTO_TEST_CASE(tuning_picks_the_deeper_model_and_the_useful_learning_rate)
   BOOST_TEST(r.mean_r2[2] < r.mean_r2[3] - 0.3);   // stumps cannot fit x1·x2 (measured -0.08)
   BOOST_TEST(std::abs(r.mean_r2[0]) < 0.15);       // 30 rounds of 1e-4 barely move off the mean (measured -0.06)
   for (std::size_t i = 0; i < r.points(); ++i) BOOST_TEST(r.std_r2[i] >= 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_tunes_on_the_data_columns_without_the_appended_noise) {
+  JobConfig job;
+  job.data.n = 200;
+  job.data.p = 6;
+  job.data.noise_features = 40;
+  job.estimator = small_gbm();
+  job.tuning = depth_and_rate_grid();
+  auto source = make_data_source(job.data, 3, false);
+  BOOST_TEST_REQUIRE(source->load_period(0).cols() == 46);
+  Context context;
+  const TuningReport report = tune_job(job, *source, RunControl{}, context);
+  BOOST_TEST_REQUIRE(report.present);
+  BOOST_TEST(report.features == 6);  // the 6 data columns, not the 40 noise columns appended on the fly
+  BOOST_TEST(report.rows == 200);
+  BOOST_TEST(job.estimator.gbm.max_depth == report.values[report.chosen * 6 + 3]);  // the job now carries the choice
 }
 
 BOOST_AUTO_TEST_CASE(the_report_does_not_depend_on_the_thread_count_and_ties_keep_grid_order) {
