@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
@@ -104,6 +105,15 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
                       job.tuning.period, data.rows(), data.cols(), job.tuning.folds);
   TuningResult tuned = tune_estimator(job.estimator, job.tuning, data, context.seed, context.threads);
   job.estimator = tuned.best;
+  if (context.log) {
+    const TuningReport& r = tuned.report;
+    const auto c = static_cast<std::size_t>(r.chosen);
+    std::ostringstream chosen;
+    for (std::size_t k = 0; k < r.parameters.size(); ++k)
+      chosen << (k ? ", " : "") << r.parameters[k] << " = " << r.values[c * r.parameters.size() + k];
+    context.log->info("tuning chose {} (mean CV R2 {:.4f} over {} folds; {} points in {:.0f} s)", chosen.str(),
+                      r.mean_r2[c], r.folds, r.points(), r.seconds);
+  }
   return tuned.report;
 }
 
