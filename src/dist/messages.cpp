@@ -22,6 +22,11 @@ class Writer {
     put<std::uint64_t>(values.size());
     for (const T& v : values) put(v);
   }
+  template <class T>
+  void put_vectors(const std::vector<std::vector<T>>& vectors) {
+    put<std::uint64_t>(vectors.size());
+    for (const auto& v : vectors) put_vector(v);
+  }
   void put_string(std::string_view text) {
     put<std::uint64_t>(text.size());
     bytes_.append(text);
@@ -50,6 +55,19 @@ class Reader {
     std::vector<T> values(count);
     for (auto& v : values) v = get<T>();
     return values;
+  }
+  /// An element count, rejected before anything is allocated when the bytes left could not hold that many.
+  std::uint64_t get_count(const char* of) {
+    const auto count = get<std::uint64_t>();
+    if (count > bytes_.size() - pos_)
+      throw InternalError(std::string(what_) + " message with an impossible " + of + " count");
+    return count;
+  }
+  template <class T>
+  std::vector<std::vector<T>> get_vectors(const char* of) {
+    std::vector<std::vector<T>> vectors(get_count(of));
+    for (auto& v : vectors) v = get_vector<T>();
+    return vectors;
   }
   std::string get_string() {
     const auto count = get<std::uint64_t>();
@@ -81,8 +99,7 @@ std::string encode(const RoundCommand& command) {
   w.put(static_cast<std::uint8_t>(command.kind));
   w.put(command.round);
   w.put(command.period);
-  w.put<std::uint64_t>(command.arms.size());
-  for (const auto& arm : command.arms) w.put_vector(arm);
+  w.put_vectors(command.arms);
   return w.take();
 }
 
@@ -94,10 +111,7 @@ RoundCommand decode_command(std::string_view bytes) {
   command.kind = static_cast<RoundCommand::Kind>(kind);
   command.round = r.get<std::int32_t>();
   command.period = r.get<std::int32_t>();
-  const auto arms = r.get<std::uint64_t>();
-  if (arms > bytes.size()) throw InternalError("round command with an impossible arm count");
-  command.arms.resize(arms);
-  for (auto& arm : command.arms) arm = r.get_vector<FeatureId>();
+  command.arms = r.get_vectors<FeatureId>("arm");
   r.finish();
   return command;
 }
@@ -105,8 +119,7 @@ RoundCommand decode_command(std::string_view bytes) {
 std::string encode(const ModelMessage& message) {
   Writer w;
   w.put_string(message.model);
-  w.put<std::uint64_t>(message.blocks.size());
-  for (const auto& block : message.blocks) w.put_vector(block);
+  w.put_vectors(message.blocks);
   return w.take();
 }
 
@@ -114,10 +127,7 @@ ModelMessage decode_model_message(std::string_view bytes) {
   Reader r(bytes, "model");
   ModelMessage message;
   message.model = r.get_string();
-  const auto blocks = r.get<std::uint64_t>();
-  if (blocks > bytes.size()) throw InternalError("model message with an impossible block count");
-  message.blocks.resize(blocks);
-  for (auto& block : message.blocks) block = r.get_vector<std::size_t>();
+  message.blocks = r.get_vectors<std::size_t>("block");
   r.finish();
   return message;
 }
@@ -144,9 +154,7 @@ WorkerReport decode_report(std::string_view bytes) {
   Reader r(bytes, "worker report");
   WorkerReport report;
   report.bytes_sent = r.get<double>();
-  const auto pieces = r.get<std::uint64_t>();
-  if (pieces > bytes.size()) throw InternalError("worker report with an impossible piece count");
-  report.pieces.resize(pieces);
+  report.pieces.resize(r.get_count("piece"));
   for (auto& piece : report.pieces) {
     piece.slot = r.get<std::int32_t>();
     piece.from_leader = r.get<std::uint8_t>() != 0;
