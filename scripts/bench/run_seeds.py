@@ -24,7 +24,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def parse_seeds(text):
+def parse_int_list(text):
+    """"1,3,5-8" -> [1, 3, 5, 6, 7, 8] (also used by scaling.py and scaling_gprice.py)."""
     seeds = []
     for part in text.split(","):
         if "-" in part:
@@ -83,7 +84,7 @@ def main():
     name = os.path.splitext(os.path.basename(args.job))[0]
     label = name + "".join("_" + o.replace("=", "-").replace(".", "-") for o in args.overrides)
     out_root = args.out or os.path.join(ROOT, "results", "bench", label)
-    seeds = parse_seeds(args.seeds)
+    seeds = parse_int_list(args.seeds)
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.parallel) as pool:
         futures = [pool.submit(run_one, args.binary, args.job, s, out_root, args.overrides, args.threads) for s in seeds]

@@ -25,13 +25,11 @@ import time
 import h5py
 import numpy as np
 
+from run_seeds import parse_int_list  # this directory is on sys.path when a script here runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_ROUNDS = {1000: 20, 5000: 10, 20000: 6, 100000: 4}
 PHASES = ["policy", "broadcast", "split", "fit", "importance", "gather", "update", "checkpoint"]
-
-
-def parse_ints(text):
-    return [int(x) for x in text.split(",") if x]
 
 
 def rss_of(out, k):
@@ -103,9 +101,9 @@ def main():
     if os.path.exists(jpath):  # resume a partial matrix
         with open(jpath) as f:
             runs = json.load(f)["runs"]
-    for p in parse_ints(args.ps):
-        for g in parse_ints(args.gs):
-            for k in parse_ints(args.ranks):
+    for p in parse_int_list(args.ps):
+        for g in parse_int_list(args.gs):
+            for k in parse_int_list(args.ranks):
                 reps = args.repeats if p < 20000 else args.repeats_large
                 for rep in range(reps):
                     if any(x["p_set"] == p and x["G"] == g and x["K"] == k and x["rep"] == rep for x in runs):

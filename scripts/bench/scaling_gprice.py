@@ -19,18 +19,9 @@ import subprocess
 import sys
 import time
 
+from run_seeds import parse_int_list  # this directory is on sys.path when a script here runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def parse_list(text):
-    out = []
-    for part in text.split(","):
-        if "-" in part:
-            lo, hi = part.split("-")
-            out.extend(range(int(lo), int(hi) + 1))
-        else:
-            out.append(int(part))
-    return out
 
 
 def main():
@@ -50,8 +41,8 @@ def main():
         with open(args.json) as f:
             rows = json.load(f)["runs"]
     done = {(r["G"], r["seed"]) for r in rows}
-    for seed in parse_list(args.seeds):
-        for g in parse_list(args.gs):
+    for seed in parse_int_list(args.seeds):
+        for g in parse_int_list(args.gs):
             if (g, seed) in done:
                 continue
             out = os.path.join(args.out, f"G{g}_seed{seed}")
