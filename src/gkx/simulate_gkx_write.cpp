@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"
@@ -70,55 +71,39 @@ class CsvOut {
   std::int64_t written_ = 0;
 };
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
-template <class Range>
-std::string json_names(const Range& names) {
-  std::string out = "[";
-  for (const auto& n : names) out += (out.size() > 1 ? ", " : "") + json_string(n);
-  return out + "]";
-}
-
 void write_truth(const fs::path& path, const GkxLikeSpec& spec, double scale, const GkxLikeReport& report) {
-  std::string j = "{\n";
-  j += "  \"generator\": \"banditfs simulate gkx-like\",\n";
-  j += "  \"seed\": " + std::to_string(spec.seed) + ",\n";
-  j += "  \"months\": " + std::to_string(spec.months) + ",\n";
-  j += "  \"stocks\": " + std::to_string(spec.stocks) + ",\n";
-  j += "  \"first_month\": " + std::to_string(spec.first_month) + ",\n";
-  j += "  \"signal_scale\": " + std::to_string(scale) + ",\n";
-  j += "  \"strong\": " + json_names(planted_features(true)) + ",\n";
-  j += "  \"planted\": " + json_names(planted_features(false)) + ",\n";
-  j += "  \"response\": \"y = ret - rf of the DATE month (characteristics are already lagged, as in the published "
-       "GKX file) = m_t + signal_scale * f(q) + sigma_i * eps; m_t a market return common to the month; eps "
-       "Student-t(5) scaled to unit variance; sigma_i = 0.14 * exp(0.25 F_vol - 0.0625) with F_vol the latent "
-       "volatility factor behind retvol/idiovol/baspread/maxret; total returns floored at -0.99\",\n";
-  j += "  \"quantile\": \"q_j = 2 Phi(z_j) - 1, the population quantile of characteristic j in its month (z_j its "
-       "latent standard normal); the per-month rank transform to [-1,1] recovers it up to O(1/sqrt(N)); the signal "
-       "uses q before values are blanked as missing (prepare-gkx maps a missing value to 0)\",\n";
-  j += "  \"f\": \"sum of the terms below\",\n  \"terms\": [\n";
-  const auto& terms = planted_terms();
-  for (std::size_t k = 0; k < terms.size(); ++k) {
-    const PlantedTerm& t = terms[k];
-    j += "    {\"form\": " + json_string(t.form) + ", \"features\": " + json_names(t.features) +
-         ", \"coefficient\": " + std::to_string(t.coefficient) + ", \"threshold\": " + std::to_string(t.threshold) +
-         ", \"strong\": " + (t.strong ? "true" : "false") + ", \"formula\": " + json_string(t.formula) + "}" +
-         (k + 1 < terms.size() ? ",\n" : "\n");
-  }
-  j += "  ],\n";
-  j += "  \"signal_share\": " + std::to_string(report.signal_share) + ",\n";
-  j += "  \"rows\": " + std::to_string(report.rows) + ",\n";
-  j += "  \"files\": {\"characteristics\": \"characteristics.csv\", \"returns\": \"returns.csv\", \"riskfree\": "
-       "\"riskfree.csv\"}\n}\n";
+  nlohmann::ordered_json j;
+  j["generator"] = "banditfs simulate gkx-like";
+  j["seed"] = spec.seed;
+  j["months"] = spec.months;
+  j["stocks"] = spec.stocks;
+  j["first_month"] = spec.first_month;
+  j["signal_scale"] = scale;
+  j["strong"] = planted_features(true);
+  j["planted"] = planted_features(false);
+  j["response"] =
+      "y = ret - rf of the DATE month (characteristics are already lagged, as in the published GKX file) = m_t + "
+      "signal_scale * f(q) + sigma_i * eps; m_t a market return common to the month; eps Student-t(5) scaled to unit "
+      "variance; sigma_i = 0.14 * exp(0.25 F_vol - 0.0625) with F_vol the latent volatility factor behind "
+      "retvol/idiovol/baspread/maxret; total returns floored at -0.99";
+  j["quantile"] =
+      "q_j = 2 Phi(z_j) - 1, the population quantile of characteristic j in its month (z_j its latent standard "
+      "normal); the per-month rank transform to [-1,1] recovers it up to O(1/sqrt(N)); the signal uses q before "
+      "values are blanked as missing (prepare-gkx maps a missing value to 0)";
+  j["f"] = "sum of the terms below";
+  j["terms"] = nlohmann::ordered_json::array();
+  for (const PlantedTerm& t : planted_terms())
+    j["terms"].push_back({{"form", t.form},
+                          {"features", t.features},
+                          {"coefficient", t.coefficient},
+                          {"threshold", t.threshold},
+                          {"strong", t.strong},
+                          {"formula", t.formula}});
+  j["signal_share"] = report.signal_share;
+  j["rows"] = report.rows;
+  j["files"] = {{"characteristics", "characteristics.csv"}, {"returns", "returns.csv"}, {"riskfree", "riskfree.csv"}};
   CsvOut out(path);
-  out.text(j);
+  out.text(j.dump(2) + "\n");
   out.close();
 }
 

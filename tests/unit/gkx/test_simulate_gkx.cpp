@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -200,6 +201,19 @@ BOOST_AUTO_TEST_CASE(planted_features_have_no_monotone_twin) {
     }
   // The check can fail: it flags the known twin pair.
   BOOST_TEST(std::abs(rank_corr(m, "beta", "betasq")) >= 0.9);
+}
+
+BOOST_AUTO_TEST_CASE(truth_json_parses_and_keeps_every_digit) {
+  TempDir dir("t");
+  const GkxLikeSpec spec{4, 1, 60, 201001, 1.25e-7};  // a scale that six fixed decimals would print as 0.000000
+  simulate_gkx_like(spec, dir.path);
+  std::ifstream in(dir.path / "truth.json");
+  const auto j = nlohmann::json::parse(in);
+  BOOST_TEST(j.at("signal_scale").get<double>() == 1.25e-7);
+  BOOST_TEST(j.at("seed").get<int>() == 4);
+  BOOST_TEST(j.at("planted").get<std::vector<std::string>>() == planted_features(false), boost::test_tools::per_element());
+  BOOST_TEST(j.at("terms").size() == planted_terms().size());
+  BOOST_TEST(j.at("terms")[0].at("coefficient").get<double>() == planted_terms()[0].coefficient);
 }
 
 BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
