@@ -18,6 +18,18 @@ void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options) {
                       "gkx-like: scale s of the planted signal (default: the calibrated value)");
 }
 
+void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
+  // gkx-like writes CSVs of months × stocks into a directory; the other DGPs write n × p (× periods) into one HDF5
+  // file. An option of the other kind would be silently ignored, so it is refused.
+  const bool gkx_like = dgp == "gkx-like";
+  for (const char* name : {"--months", "--stocks", "--from", "--signal-scale"})
+    if (!gkx_like && simulate.count(name) > 0)
+      throw ConfigError(std::string("simulate ") + dgp + ": " + name + " applies to 'simulate gkx-like' only");
+  for (const char* name : {"--n", "--p", "--periods"})
+    if (gkx_like && simulate.count(name) > 0)
+      throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
+}
+
 int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed, const std::string& out) {
   gkx::GkxLikeSpec spec;
   spec.seed = seed;

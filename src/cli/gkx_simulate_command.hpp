@@ -16,6 +16,9 @@ struct GkxLikeOptions {
 
 /// Adds --months, --stocks, --from, --signal-scale to `simulate`.
 void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options);
+/// After parsing: ConfigError for an option given that does not apply to `dgp` (gkx-like's options with
+/// another DGP, --n/--p/--periods with gkx-like).
+void check_simulate_options(const CLI::App& simulate, const std::string& dgp);
 /// Writes the gkx-like CSVs and truth.json into the directory `out`; prints a summary; returns the exit code.
 int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed, const std::string& out);
 

@@ -186,6 +186,7 @@ int main(int argc, char** argv) {
       session = std::make_unique<dist::Session>(argc, argv);
       return command_run(run_args, *session);
     }
+    if (*sim) bfs::cli::check_simulate_options(*sim, sim_args.dgp);
     if (*sim && sim_args.dgp == "gkx-like")
       return bfs::cli::simulate_gkx_like_command(gkx_like, sim_args.seed, sim_args.out);
     if (*sim) return command_simulate(sim_args);

@@ -53,4 +53,9 @@ expect_error threshold_range "reward.threshold" -- run_job threshold_range "$(ti
 expect_error wrong_type "bandit.iterations" -- run_job wrong_type "$(tiny_job)" --set 'bandit.iterations="ten"'
 expect_error p_too_small "data.p" -- run_job p_too_small "$(tiny_job)" --set data.p=3
 
+# simulate: an option of the other kind of DGP is refused, not ignored.
+expect_error sim_months_friedman "--months" -- "$BANDITFS" simulate friedman1 --out "$WORK/out-sim_months_friedman/f.h5" --months 3
+expect_error sim_n_gkx "--n" -- "$BANDITFS" simulate gkx-like --out "$WORK/out-sim_n_gkx" --n 50
+[ ! -e "$WORK/out-sim_months_friedman/f.h5" ] && [ ! -e "$WORK/out-sim_n_gkx/truth.json" ] && ok || fail "simulate wrote output"
+
 finish
