@@ -58,7 +58,7 @@ constexpr double kFactorPersistence[kFactorCount] = {0, 0.99, 0.95, 0.90, 0.98, 
                                                      0.97, 0.6, 0.98};
 
 double phi(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
-double phi_inverse(double p) {  // bisection is plenty for the few constants it is used for
+double phi_inverse(double p) {  // bisection is plenty for the few constants it is used for (once per table row)
   double lo = -10.0, hi = 10.0;
   for (int i = 0; i < 100; ++i) (phi(0.5 * (lo + hi)) < p ? lo : hi) = 0.5 * (lo + hi);
   return 0.5 * (lo + hi);
@@ -70,20 +70,24 @@ double student_t_unit(Rng& rng) {  // t(ν) scaled to unit variance: Z / sqrt(χ
   return z / std::sqrt(chi2 / kStudentDf) * std::sqrt((kStudentDf - 2.0) / kStudentDf);
 }
 
-// The raw value of a characteristic from its latent z (see Kind).
-float raw_value(const CharSpec& c, double z, double beta_raw) {
+/// The zero-inflated kind's constants (see Kind::ZeroInflated), computed once per table row rather than per cell.
+struct ZeroInflation {
+  double cut = 0.0;    ///< Φ⁻¹(p1): z at or below it gives 0
+  double floor = 0.0;  ///< exp(p2 + p3·cut), subtracted so that the positive tail starts at 0
+};
+
+// The raw value of a characteristic from its latent z and p = Φ(z) (see Kind).
+float raw_value(const CharSpec& c, double z, double p, double beta_raw, const ZeroInflation& zero) {
   switch (c.kind) {
     case Kind::Normal: return static_cast<float>(c.p1 + c.p2 * z);
     case Kind::LogNormal: return static_cast<float>(std::exp(c.p1 + c.p2 * z));
     case Kind::Sinh: return static_cast<float>(c.p1 + c.p2 * std::sinh(c.p3 * z) / c.p3);
-    case Kind::Bounded: return static_cast<float>(c.p1 + (c.p2 - c.p1) * std::pow(phi(z), c.p3));
-    case Kind::Binary: return phi(z) > 1.0 - c.p1 ? 1.0f : 0.0f;
+    case Kind::Bounded: return static_cast<float>(c.p1 + (c.p2 - c.p1) * std::pow(p, c.p3));
+    case Kind::Binary: return p > 1.0 - c.p1 ? 1.0f : 0.0f;
     case Kind::Integer: return static_cast<float>(std::clamp(std::round(c.p1 + c.p2 * z), 0.0, double{c.p3}));
     case Kind::CountLog: return static_cast<float>(std::clamp(std::round(std::exp(c.p1 + c.p2 * z)), 1.0, double{c.p3}));
-    case Kind::ZeroInflated: {
-      const double cut = phi_inverse(c.p1);
-      return z <= cut ? 0.0f : static_cast<float>(std::exp(c.p2 + c.p3 * z) - std::exp(c.p2 + c.p3 * cut));
-    }
+    case Kind::ZeroInflated:
+      return z <= zero.cut ? 0.0f : static_cast<float>(std::exp(c.p2 + c.p3 * z) - zero.floor);
     case Kind::SquareOfBeta: return static_cast<float>(beta_raw * beta_raw);
   }
   return 0.0f;
@@ -199,6 +203,7 @@ struct GkxLikeSimulator::State {
   GkxLikeSpec spec;
   std::array<std::size_t, kChars> table_to_char{};  // kSimTable index → kCharacteristics index
   std::size_t beta_row = 0;                         // table index of beta
+  std::array<ZeroInflation, kChars> zero{};          // per table row (zero-inflated kinds only)
   std::vector<Stock> stocks;
   std::array<double, kIndustries.size()> indmom{}, herf{};
   std::int64_t next_permno = 10001;
@@ -245,6 +250,11 @@ GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(new State) 
     seen[k] = true;
     s.table_to_char[r] = k;
     if (kSimTable[r].name == "beta") s.beta_row = r;
+    if (kSimTable[r].kind == Kind::ZeroInflated) {
+      const CharSpec& c = kSimTable[r];
+      s.zero[r].cut = phi_inverse(c.p1);
+      s.zero[r].floor = std::exp(c.p2 + c.p3 * s.zero[r].cut);
+    }
     const double ab = double{kSimTable[r].a} * kSimTable[r].a + double{kSimTable[r].b} * kSimTable[r].b;
     BFS_CHECK(ab < 1.0, "simulate gkx-like: loadings of '", kSimTable[r].name, "' exceed unit variance");
   }
@@ -330,9 +340,10 @@ bool GkxLikeSimulator::next(GkxMonth& m) {
             std::sqrt(1.0 - a * a - b * b) * st.e[r];
       }
       const std::size_t k = s.table_to_char[r];
-      float value = raw_value(c, z, beta_raw);
+      const double p = phi(z);
+      float value = raw_value(c, z, p, beta_raw, s.zero[r]);
       if (r == s.beta_row) beta_raw = value;
-      q[k] = c.kind == Kind::SquareOfBeta ? q[s.table_to_char[s.beta_row]] : 2.0 * phi(z) - 1.0;
+      q[k] = c.kind == Kind::SquareOfBeta ? q[s.table_to_char[s.beta_row]] : 2.0 * p - 1.0;
       // Missing: no coverage by the source data set, then a cell-level share (one draw per cell, always taken).
       const bool cell_missing = missing.uniform() < c.missing;
       const bool uncovered = (c.coverage == Coverage::Annual && !st.annual) ||
