@@ -51,7 +51,9 @@ class Reader {
   template <class T>
   std::vector<T> get_vector() {
     const auto count = get<std::uint64_t>();
-    need(count * sizeof(T));  // also rejects absurd counts before allocating
+    // Rejects absurd counts before allocating (divided, not multiplied: count · sizeof(T) could wrap around).
+    if (count > (bytes_.size() - pos_) / sizeof(T))
+      throw InternalError(std::string(what_) + " message truncated (" + std::to_string(bytes_.size()) + " bytes)");
     std::vector<T> values(count);
     for (auto& v : values) v = get<T>();
     return values;

@@ -2,6 +2,7 @@
 // or padded message is rejected instead of being read past its end.
 #define BOOST_TEST_MODULE dist_messages
 #include <boost/test/unit_test.hpp>
+#include <cstring>
 
 #include "core/error.hpp"
 #include "dist/messages.hpp"
@@ -77,6 +78,11 @@ BOOST_AUTO_TEST_CASE(truncated_padded_and_malformed_messages_are_rejected) {
   std::string bad_kind = bytes;
   bad_kind[0] = 7;
   BOOST_CHECK_THROW(decode_command(bad_kind), InternalError);
+  // An element count whose byte size wraps around 2^64 (2^62 four-byte ids) is refused before anything is allocated.
+  std::string wrapping = bytes;
+  const std::uint64_t huge = std::uint64_t{1} << 62;
+  std::memcpy(wrapping.data() + 1 + 4 + 4 + 8, &huge, sizeof huge);  // kind, round, period, arm count, first arm
+  BOOST_CHECK_THROW(decode_command(wrapping), InternalError);
 
   WorkerReport report;
   ArmPiece piece;
