@@ -90,12 +90,16 @@ void check_period(const Dataset& data, const JobConfig& job, const std::string& 
 TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context) {
   if (!job.tuning.enabled) return {};
   if (control.resume) {
+    // A checkpoint of a tuning job always holds its choice; without one it is another job's (drive_rounds would
+    // refuse it by its hash), so it is refused here, before minutes of tuning.
     const RunResult checkpoint = read_result_h5(control.checkpoint_path);
-    if (checkpoint.tuning.present) {
-      job.estimator = apply_tuning_report(job.estimator, checkpoint.tuning);
-      if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
-      return checkpoint.tuning;
-    }
+    if (!checkpoint.tuning.present)
+      throw InputError(control.checkpoint_path + " was written by a different job (it holds no [tuning] choice and "
+                                                 "this job tunes); refusing to resume. Run without --resume to start "
+                                                 "afresh.");
+    job.estimator = apply_tuning_report(job.estimator, checkpoint.tuning);
+    if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
+    return checkpoint.tuning;
   }
   check_tuning_period(job.tuning, source.num_periods());
   Dataset data = source.load_period(job.tuning.period);

@@ -127,3 +127,27 @@ BOOST_AUTO_TEST_CASE(a_checkpoint_of_another_job_or_other_data_is_refused) {
   BOOST_TEST(job_hash(elsewhere) == job_hash(offline_job()));
   BOOST_CHECK_NO_THROW(run_local(elsewhere, "", context, control));
 }
+
+BOOST_AUTO_TEST_CASE(a_tuning_job_refuses_the_checkpoint_of_an_untuned_run_before_tuning) {
+  TempDir dir;
+  Context context;
+  JobConfig job = offline_job();
+  job.estimator.name = "gbm";
+  job.estimator.gbm.n_estimators = 5;
+  RunControl control;
+  control.checkpoint_path = (dir.path / "checkpoint.h5").string();
+  int rounds_seen = 0;
+  control.stop_requested = [&] { return ++rounds_seen >= 3; };
+  BOOST_TEST_REQUIRE(interrupted(run_local(job, "", context, control)));
+
+  job.tuning.enabled = true;
+  job.tuning.folds = 2;
+  control.stop_requested = {};
+  control.resume = true;
+  try {
+    run_local(job, "", context, control);
+    BOOST_FAIL("resumed another job's checkpoint");
+  } catch (const InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("no [tuning] choice") != std::string::npos, e.what());
+  }
+}
