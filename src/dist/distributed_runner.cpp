@@ -226,7 +226,6 @@ std::optional<RunResult> run_job(const Session& session, const JobConfig& job, c
   const auto start = Clock::now();
   auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
   const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
-  const double opening = seconds_since(start);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
   if (job.tuning.enabled) detail::broadcast_bytes(world, dump_job(tuned), kCoordinator);
@@ -236,7 +235,6 @@ std::optional<RunResult> run_job(const Session& session, const JobConfig& job, c
   CoordinatorEvaluator evaluator(world);
   RunResult result = drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning, start);
   result.ranks = world.size();
-  result.timings.data_seconds += opening;
   return result;
 }
 

@@ -54,8 +54,8 @@ class LocalEvaluator final : public RoundEvaluator {
 };
 
 RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
-                        const SourceInfo& info, const RoundCallback& on_round, const RunControl& control,
-                        Clock::time_point start) {
+                        const RoundCallback& on_round, const RunControl& control, Clock::time_point start) {
+  const SourceInfo info = describe_source(source, job.bandit.mode == "online");
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, source, control, context);
   LocalEvaluator evaluator(tuned, context, source);
@@ -73,18 +73,12 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
                     const RoundCallback& on_round) {
   const auto start = Clock::now();
   auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
-  const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
-  const double opening = std::chrono::duration<double>(Clock::now() - start).count();
-  RunResult result = run_on_source(job, job_text, context, *source, info, on_round, control, start);
-  result.timings.data_seconds += opening;
-  return result;
+  return run_on_source(job, job_text, context, *source, on_round, control, start);
 }
 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                     const RoundCallback& on_round, const RunControl& control) {
-  const auto start = Clock::now();
-  return run_on_source(job, job_text, context, source, describe_source(source, job.bandit.mode == "online"),
-                       on_round, control, start);
+  return run_on_source(job, job_text, context, source, on_round, control, Clock::now());
 }
 
 }  // namespace bfs

@@ -130,6 +130,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
                        const RunControl& control, const TuningReport& tuning, Clock::time_point started) {
   const auto wall_start = started;
+  const double setup_seconds = seconds_since(started);  // opening the data and tuning, counted as data time
   RunResult result;
   result.policy = job.bandit.policy;
   result.estimator = job.estimator.name;
@@ -150,9 +151,10 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
     check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint);
     state.restore(checkpoint);
     resume_after = checkpoint.iterations;
-    result.timings = checkpoint.timings;
+    result.timings = checkpoint.timings;  // every timing adds up over the starts of a resumed run
     if (context.log) context.log->info("resuming from {} after round {}", control.checkpoint_path, resume_after);
   }
+  result.timings.data_seconds += setup_seconds;  // after the restore, so that checkpoints carry it too
   auto write_checkpoint = [&](std::int32_t rounds) {
     const auto start = Clock::now();
     RunResult snapshot = result;

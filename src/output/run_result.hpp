@@ -37,7 +37,7 @@ struct Timings {
   double fit_seconds = 0.0;
   double importance_seconds = 0.0;
   double split_seconds = 0.0;   ///< splits, bootstrap, gathering the arm's columns
-  double data_seconds = 0.0;    ///< loading periods
+  double data_seconds = 0.0;    ///< loading periods, and each start's setup before its rounds (opening, tuning)
   double policy_seconds = 0.0;  ///< drawing super-arms (the coordinator's "choose" phase)
   double update_seconds = 0.0;  ///< applying rewards to the posterior and recording the trajectory
   double checkpoint_seconds = 0.0;

@@ -65,6 +65,7 @@ void check_resume_equals_uninterrupted(const JobConfig& job, int stop_after) {
   BOOST_TEST(resumed.timings.wall_seconds >= checkpoint.timings.wall_seconds);
   BOOST_TEST(resumed.timings.wall_seconds <= checkpoint.timings.wall_seconds + resume_seconds);
   BOOST_TEST(resumed.timings.fit_seconds >= checkpoint.timings.fit_seconds);
+  BOOST_TEST(resumed.timings.data_seconds >= checkpoint.timings.data_seconds);
   BOOST_TEST(!interrupted(resumed));
   BOOST_TEST(resumed.iterations == whole.iterations);
   BOOST_TEST(resumed.trajectory == whole.trajectory);
