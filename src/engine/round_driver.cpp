@@ -107,7 +107,15 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   if (context.log)
     context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", job.estimator.name,
                       job.tuning.period, data.rows(), data.cols(), job.tuning.folds);
-  TuningResult tuned = tune_estimator(job.estimator, job.tuning, data, context.seed, context.threads);
+  // A log line at every tenth of the fits: the default grid is 240 fits, minutes on a large first period.
+  std::size_t logged_tenths = 0;
+  const TuningProgress progress = [&](std::size_t done, std::size_t total) {
+    const std::size_t tenths = 10 * done / total;
+    if (!context.log || tenths <= logged_tenths || done == total) return;
+    logged_tenths = tenths;
+    context.log->info("tuning: {} of {} fits", done, total);
+  };
+  TuningResult tuned = tune_estimator(job.estimator, job.tuning, data, context.seed, context.threads, progress);
   job.estimator = tuned.best;
   if (context.log) {
     const TuningReport& r = tuned.report;

@@ -151,7 +151,15 @@ BOOST_AUTO_TEST_CASE(folds_are_disjoint_covering_balanced_and_seeded) {
 
 BOOST_AUTO_TEST_CASE(tuning_picks_the_deeper_model_and_the_useful_learning_rate) {
   const Dataset data = interaction_data(300, 5, 3);
-  const TuningResult result = tune_estimator(small_gbm(), depth_and_rate_grid(), data, 5, 1);
+  std::vector<std::size_t> reported, totals;  // filled from the fitting threads, one call at a time
+  const TuningResult result = tune_estimator(small_gbm(), depth_and_rate_grid(), data, 5, 2,
+                                             [&](std::size_t done, std::size_t total) {
+                                               reported.push_back(done);
+                                               totals.push_back(total);
+                                             });
+  BOOST_TEST(reported.size() == 12u);  // one call per fit (4 points × 3 folds), counting up
+  for (std::size_t i = 0; i < reported.size(); ++i) BOOST_TEST(reported[i] == i + 1);
+  for (std::size_t total : totals) BOOST_TEST(total == 12u);
   const TuningReport& r = result.report;
   BOOST_TEST_REQUIRE(r.present);
   BOOST_TEST(r.points() == 4u);
