@@ -139,12 +139,14 @@ class Worker {
     ArmPiece piece;
     piece.slot = slot;
     piece.from_leader = leader();
-    if (evaluated_whole(settings_)) {  // lasso-nonzero: no importance to share, the leader does it all
+    // A group of one, or lasso-nonzero (no importance to share): the leader evaluates the arm as the local engine.
+    if (evaluated_whole(settings_) || group_comm_.size() == 1) {
       if (!leader()) return;
       const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);
       piece.r2_test = outcome.r2_test;
       piece.fit_seconds = outcome.fit_seconds;
       piece.split_seconds = outcome.split_seconds;
+      piece.importance_seconds = outcome.importance_seconds;
       for (std::size_t i = 0; i < arm.size(); ++i) piece.columns.push_back(static_cast<std::uint32_t>(i));
       piece.reward_bits = pack_bits(outcome.rewards);
       report.pieces.push_back(std::move(piece));
@@ -161,26 +163,19 @@ class Worker {
       const auto start = Clock::now();
       model = estimator_->fit(arm_data.X_train, arm_data.y_train, fit_options_for(settings_, seed, r, s));
       piece.fit_seconds = seconds_since(start);
-      if (group_comm_.size() > 1) {
-        message.model = model->serialize();
-        message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_.size());
-        bytes = encode(message);
-      } else {
-        message.blocks = {std::vector<std::size_t>(plan.groups.size())};
-        for (std::size_t g = 0; g < plan.groups.size(); ++g) message.blocks[0][g] = g;
-      }
+      message.model = model->serialize();
+      message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_.size());
+      bytes = encode(message);
     }
-    if (group_comm_.size() > 1) {
-      const auto start = Clock::now();
-      bytes = detail::broadcast_bytes(group_comm_, std::move(bytes), 0);
+    const auto broadcast_start = Clock::now();
+    bytes = detail::broadcast_bytes(group_comm_, std::move(bytes), 0);
+    if (leader()) {
       // Only the leader's time is the transfer: a member's also includes waiting for the leader's fit.
-      if (leader()) piece.broadcast_seconds = seconds_since(start);
-      if (leader()) {
-        report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_.size() - 1);
-      } else {
-        message = decode_model_message(bytes);
-        model = estimator_->deserialize(message.model);
-      }
+      piece.broadcast_seconds = seconds_since(broadcast_start);
+      report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_.size() - 1);
+    } else {
+      message = decode_model_message(bytes);
+      model = estimator_->deserialize(message.model);
     }
     const auto& block = message.blocks.at(static_cast<std::size_t>(group_comm_.rank()));
     // The leader always scores (maybe an empty block): it reports R²_test, which any member computes identically.
