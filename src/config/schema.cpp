@@ -148,7 +148,7 @@ void visit(GbmParams& c, V& v) {
 
 template <class V>
 void visit(MlpParams& c, V& v) {
-  v("hidden", c.hidden, text("hidden layer sizes"));
+  v("hidden", c.hidden, range(1, 1e6, "hidden layer sizes"));
   v("learning_rate", c.learning_rate, above(0, 10, "Adam step size"));
   v("l2", c.l2, range(0, kInf, "weight decay"));
   v("batch_size", c.batch_size, range(1, 1e9, "minibatch rows"));
@@ -267,18 +267,15 @@ class TableReader {
       value.push_back(*item.value<std::string>());
     }
   }
-  /// A list of integers: each checked against the key's bounds when it has any, else in [1, 10^6].
+  /// A list of integers, each checked against the key's bounds.
   void read(const char* key, const toml::node& node, std::vector<int>& value, const Spec& spec) {
-    const bool bounded = spec.min > -kInf || spec.max < kInf;
-    const char* expected = bounded ? "an array of integers" : "an array of positive integers";
     const toml::array* array = node.as_array();
-    if (array == nullptr) wrong_type(key, node, expected);
+    if (array == nullptr) wrong_type(key, node, "an array of integers");
     value.clear();
     for (const auto& item : *array) {
-      if (!item.is_integer()) wrong_type(key, node, expected);
+      if (!item.is_integer()) wrong_type(key, node, "an array of integers");
       const std::int64_t x = *item.value<std::int64_t>();
-      if (bounded) check_range(key, static_cast<double>(x), spec);
-      else if (x < 1 || x > 1000000) wrong_type(key, node, expected);
+      check_range(key, static_cast<double>(x), spec);
       value.push_back(static_cast<int>(x));
     }
   }

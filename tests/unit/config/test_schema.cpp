@@ -88,6 +88,8 @@ BOOST_AUTO_TEST_CASE(cross_field_rules_are_checked) {
   BOOST_TEST(contains(error_of("[reward]\nrule = \"lasso-nonzero\"\n"), "lasso-nonzero"));
   BOOST_TEST(contains(error_of("[data]\nsource = \"hdf5\"\n"), "data.path"));
   BOOST_TEST(contains(error_of("[data]\nsource = \"csv\"\npath = \"x.csv\"\n"), "data.target"));
+  BOOST_TEST(contains(error_of("[estimator]\nname = \"mlp\"\nhidden = [16, 0]\n"), "estimator.hidden = 0 is out of range"));
+  BOOST_TEST(contains(error_of("[estimator]\nname = \"mlp\"\nhidden = [16, 2.5]\n"), "estimator.hidden"));
 }
 
 BOOST_AUTO_TEST_CASE(overrides_are_applied_and_checked) {
