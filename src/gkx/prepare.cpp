@@ -328,10 +328,9 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
     std::int64_t month_missing = 0;
     for (std::size_t k = 0; k < kChars; ++k) {
       for (std::size_t i = 0; i < n; ++i) column[i] = rows[i].x[k];
-      const auto miss = std::count_if(column.begin(), column.end(), [](float v) { return std::isnan(v); });
+      const auto miss = static_cast<std::int64_t>(n - rank_to_unit_interval(column, ranked));
       missing[k] += miss;
       month_missing += miss;
-      rank_to_unit_interval(column, ranked);
       for (std::size_t i = 0; i < n; ++i) X[i * p + k] = ranked[i];
     }
     if (n_macro > 0) {

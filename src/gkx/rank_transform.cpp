@@ -3,40 +3,36 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "core/error.hpp"
 
 namespace bfs::gkx {
 
-void rank_to_unit_interval(std::span<const float> values, std::span<float> out) {
+std::size_t rank_to_unit_interval(std::span<const float> values, std::span<float> out) {
   BFS_CHECK(values.size() == out.size(), "rank transform: ", values.size(), " values but ", out.size(), " outputs");
-  std::vector<std::uint32_t> order;
-  order.reserve(values.size());
+  // (value, row) pairs sorted by value alone: tied values share one average rank, so their order does not matter.
+  // The values are copied here, so out may alias values.
+  std::vector<std::pair<float, std::uint32_t>> sorted;
+  sorted.reserve(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::isnan(values[i])) order.push_back(static_cast<std::uint32_t>(i));
+    if (!std::isnan(values[i])) sorted.emplace_back(values[i], static_cast<std::uint32_t>(i));
   }
-  const std::size_t n = order.size();
-  // Ranks are computed before anything is written, so out may alias values.
-  std::vector<float> ranked(n);
-  if (n >= 2) {
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return values[a] < values[b] || (values[a] == values[b] && a < b);
-    });
-    const double scale = 2.0 / (static_cast<double>(n) + 1.0);
-    for (std::size_t lo = 0; lo < n;) {
-      std::size_t hi = lo + 1;
-      while (hi < n && values[order[hi]] == values[order[lo]]) ++hi;
-      // Positions lo..hi-1 (0-based) share the average 1-based rank (lo + 1 + hi) / 2.
-      const double rank = 0.5 * static_cast<double>(lo + 1 + hi);
-      const auto mapped = static_cast<float>(scale * rank - 1.0);
-      for (std::size_t k = lo; k < hi; ++k) ranked[k] = mapped;
-      lo = hi;
-    }
-  }
+  const std::size_t n = sorted.size();
   std::fill(out.begin(), out.end(), 0.0f);
-  if (n >= 2) {
-    for (std::size_t k = 0; k < n; ++k) out[order[k]] = ranked[k];
+  if (n < 2) return n;
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const double scale = 2.0 / (static_cast<double>(n) + 1.0);
+  for (std::size_t lo = 0; lo < n;) {
+    std::size_t hi = lo + 1;
+    while (hi < n && sorted[hi].first == sorted[lo].first) ++hi;
+    // Positions lo..hi-1 (0-based) share the average 1-based rank (lo + 1 + hi) / 2.
+    const double rank = 0.5 * static_cast<double>(lo + 1 + hi);
+    const auto mapped = static_cast<float>(scale * rank - 1.0);
+    for (std::size_t k = lo; k < hi; ++k) out[sorted[k].second] = mapped;
+    lo = hi;
   }
+  return n;
 }
 
 std::vector<std::int32_t> distinct_codes(std::span<const std::int32_t> codes) {

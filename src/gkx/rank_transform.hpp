@@ -12,8 +12,8 @@ namespace bfs::gkx {
 /// of non-missing values and r_i the average rank (1-based; ties share the mean of the ranks they span) of value i,
 ///     out_i = 2 r_i / (N + 1) - 1          (the formula of the authors' code; symmetric around 0, inside (-1, 1))
 /// and out_i = 0 for a missing value. Fewer than two non-missing values ⇒ every output is 0. out.size() must equal
-/// values.size(); out may alias values.
-void rank_to_unit_interval(std::span<const float> values, std::span<float> out);
+/// values.size(); out may alias values. Returns N.
+std::size_t rank_to_unit_interval(std::span<const float> values, std::span<float> out);
 
 /// Code marking a missing SIC code in `one_hot`.
 inline constexpr std::int32_t kMissingCode = -1;
