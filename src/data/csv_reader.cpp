@@ -6,44 +6,17 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include "data/csv_lines.hpp"
 
 namespace bfs {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-/// Splits one line at commas outside double quotes; cells keep their quotes, surrounding blanks are trimmed.
-/// Returns false on an unterminated quote.
-bool split_cells(std::string_view line, std::vector<std::string_view>& cells) {
-  cells.clear();
-  std::size_t start = 0;
-  bool in_quotes = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"') {
-      in_quotes = !in_quotes;  // "" inside quotes toggles twice: an escaped quote
-    } else if (c == ',' && !in_quotes) {
-      cells.push_back(trim(line.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  if (in_quotes) return false;
-  cells.push_back(trim(line.substr(start)));
-  return true;
-}
 
 /// Removes surrounding quotes and un-escapes "" inside them.
 std::string unquote(std::string_view cell) {
@@ -59,63 +32,31 @@ std::string unquote(std::string_view cell) {
   return std::string(cell);
 }
 
-bool is_blank(std::string_view line) { return trim(line).empty(); }
-
-/// Iterates the lines of `text` (LF or CRLF), keeping 1-based line numbers.
-class LineReader {
- public:
-  explicit LineReader(std::string_view text) : text_(text) {}
-  bool next(std::string_view& line) {
-    if (pos_ >= text_.size()) return false;
-    std::size_t end = text_.find('\n', pos_);
-    if (end == std::string_view::npos) end = text_.size();
-    line = text_.substr(pos_, end - pos_);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    pos_ = end + 1;
-    ++number_;
-    return true;
-  }
-  std::size_t number() const { return number_; }
-
- private:
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  std::size_t number_ = 0;
-};
-
-std::string read_text(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw InputError(detail::concat("cannot open CSV file '", path, "': no such file"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(detail::concat("cannot open CSV file '", path, "': unreadable"));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  std::string text = buf.str();
-  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // UTF-8 byte-order mark
-  return text;
-}
+bool is_blank(std::string_view line) { return trim_blanks(line).empty(); }
 
 }  // namespace
 
 Dataset read_csv(const std::string& path, const std::string& target, const std::vector<std::string>& features) {
-  const std::string text = read_text(path);
-  LineReader lines(text);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw InputError(detail::concat("cannot open CSV file '", path, "': no such file"));
+  }
+  LineReader lines(path);  // streamed: memory holds the parsed cells, not the file's text
   std::string_view line;
   std::vector<std::string_view> cells;
 
   // Header.
   bool have_header = false;
   while (lines.next(line)) {
+    if (lines.line_number() == 1) line = strip_byte_order_mark(line);
     if (!is_blank(line)) {
       have_header = true;
       break;
     }
   }
   if (!have_header) throw InputError(detail::concat(path, ": the file is empty (no header row)"));
-  if (!split_cells(line, cells)) {
-    throw InputError(detail::concat(path, ": line ", lines.number(), ": unterminated quote in the header"));
+  if (!split_csv_line(line, cells)) {
+    throw InputError(detail::concat(path, ": line ", lines.line_number(), ": unterminated quote in the header"));
   }
   std::vector<std::string> header;
   std::unordered_map<std::string, std::size_t> column_of;
@@ -159,9 +100,8 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   std::vector<float> x;
   std::vector<double> y;
   auto parse = [&](std::string_view cell, std::size_t col) {
-    std::string_view s = cell;
-    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = trim(s.substr(1, s.size() - 2));
-    auto where = [&] { return detail::concat(path, ": line ", lines.number(), ", column '", header[col], "': "); };
+    const std::string_view s = strip_quotes(cell);
+    auto where = [&] { return detail::concat(path, ": line ", lines.line_number(), ", column '", header[col], "': "); };
     if (s.empty()) throw InputError(where() + "empty cell");
     std::string_view digits = s;
     if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);  // from_chars rejects a leading '+'
@@ -178,18 +118,18 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   };
   while (lines.next(line)) {
     if (is_blank(line)) continue;
-    if (!split_cells(line, cells)) {
-      throw InputError(detail::concat(path, ": line ", lines.number(), ": unterminated quote"));
+    if (!split_csv_line(line, cells)) {
+      throw InputError(detail::concat(path, ": line ", lines.line_number(), ": unterminated quote"));
     }
     if (cells.size() != header.size()) {
-      throw InputError(detail::concat(path, ": line ", lines.number(), " has ", cells.size(), " cells but the header has ",
+      throw InputError(detail::concat(path, ": line ", lines.line_number(), " has ", cells.size(), " cells but the header has ",
                                       header.size()));
     }
     y.push_back(parse(cells[target_col], target_col));
     for (std::size_t c : feature_cols) {
       const double v = parse(cells[c], c);
       if (std::abs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
-        throw InputError(detail::concat(path, ": line ", lines.number(), ", column '", header[c], "': ", v,
+        throw InputError(detail::concat(path, ": line ", lines.line_number(), ", column '", header[c], "': ", v,
                                         " is outside the float range of X"));
       }
       x.push_back(static_cast<float>(v));

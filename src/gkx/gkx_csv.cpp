@@ -13,12 +13,6 @@ namespace bfs::gkx {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -41,68 +35,15 @@ int to_int(std::string_view digits) {
 
 }  // namespace
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(std::size_t{1} << 20) {
-  file_ = std::fopen(path_.c_str(), "rb");
-  if (file_ == nullptr) {
-    throw InputError(detail::concat("cannot open '", path_, "': ", std::strerror(errno)));
-  }
-}
-
-LineReader::~LineReader() {
-  if (file_ != nullptr) std::fclose(file_);
-}
-
-bool LineReader::next(std::string_view& line) {
-  for (;;) {
-    const char* data = buffer_.data();
-    const void* nl = std::memchr(data + begin_, '\n', end_ - begin_);
-    if (nl != nullptr) {
-      const std::size_t pos = static_cast<const char*>(nl) - data;
-      line = std::string_view(data + begin_, pos - begin_);
-      begin_ = pos + 1;
-      break;
-    }
-    if (eof_) {
-      if (begin_ == end_) return false;
-      line = std::string_view(data + begin_, end_ - begin_);
-      begin_ = end_;
-      break;
-    }
-    // Move the partial line to the front, grow the buffer only when one line fills it, and refill.
-    std::memmove(buffer_.data(), data + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-    const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
-    if (got == 0) {
-      if (std::ferror(file_)) throw InputError(detail::concat("cannot read '", path_, "': I/O error"));
-      eof_ = true;
-    }
-    end_ += got;
-  }
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  ++line_;
+bool split_fields(std::string_view line, std::vector<std::string_view>& fields) {
+  if (!split_csv_line(line, fields)) return false;
+  for (auto& f : fields) f = strip_quotes(f);
   return true;
 }
 
-void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
-  fields.clear();
-  std::size_t start = 0;
-  bool in_quotes = false;
-  auto push = [&](std::size_t end) {
-    std::string_view f = trim(line.substr(start, end - start));
-    if (f.size() >= 2 && f.front() == '"' && f.back() == '"') f = trim(f.substr(1, f.size() - 2));
-    fields.push_back(f);
-  };
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '"') {
-      in_quotes = !in_quotes;
-    } else if (line[i] == ',' && !in_quotes) {
-      push(i);
-      start = i + 1;
-    }
-  }
-  push(line.size());
+void split_fields_at(std::string_view line, std::vector<std::string_view>& fields, const std::string& path,
+                     std::int64_t line_number) {
+  if (!split_fields(line, fields)) throw InputError(detail::concat(path, ":", line_number, ": unterminated quote"));
 }
 
 bool is_missing(std::string_view f) {
@@ -111,10 +52,8 @@ bool is_missing(std::string_view f) {
 
 Header::Header(std::string path, std::string_view line) : path_(std::move(path)) {
   std::vector<std::string_view> fields;
-  split_fields(line, fields);
+  split_fields_at(strip_byte_order_mark(line), fields, path_, 1);  // a BOM would stick to the first name
   for (auto f : fields) names_.emplace_back(f);
-  // A UTF-8 byte-order mark would otherwise stick to the first name.
-  if (!names_.empty() && names_[0].rfind("\xEF\xBB\xBF", 0) == 0) names_[0].erase(0, 3);
 }
 
 std::optional<std::size_t> Header::find(std::initializer_list<std::string_view> aliases) const {
@@ -212,8 +151,8 @@ std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t firs
   std::vector<ReturnEntry> out;
   std::vector<std::string_view> f;
   while (reader.next(line)) {
-    if (trim(line).empty()) continue;
-    split_fields(line, f);
+    if (trim_blanks(line).empty()) continue;
+    split_fields_at(line, f, path, reader.line_number());
     const std::int64_t ln = reader.line_number();
     if (f.size() < needed) {
       throw InputError(detail::concat(path, ":", ln, ": ", f.size(), " fields but the header has ", header.size()));
@@ -266,8 +205,8 @@ std::map<std::int32_t, double> read_riskfree(const std::string& path, bool perce
   std::map<std::int32_t, double> out;
   std::vector<std::string_view> f;
   while (reader.next(line)) {
-    if (trim(line).empty()) continue;
-    split_fields(line, f);
+    if (trim_blanks(line).empty()) continue;
+    split_fields_at(line, f, path, reader.line_number());
     const std::int64_t ln = reader.line_number();
     if (f.size() <= std::max(c_month, c_rf)) {
       throw InputError(detail::concat(path, ":", ln, ": ", f.size(), " fields but the header has ", header.size()));
@@ -313,8 +252,8 @@ std::map<std::int32_t, std::array<double, 8>> read_macro(const std::string& path
   std::map<std::int32_t, std::int64_t> lines;
   std::vector<std::string_view> f;
   while (reader.next(line)) {
-    if (trim(line).empty()) continue;
-    split_fields(line, f);
+    if (trim_blanks(line).empty()) continue;
+    split_fields_at(line, f, path, reader.line_number());
     const std::int64_t ln = reader.line_number();
     if (f.size() < header.size()) {
       throw InputError(detail::concat(path, ":", ln, ": ", f.size(), " fields but the header has ", header.size()));

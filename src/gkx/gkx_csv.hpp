@@ -13,34 +13,16 @@
 #include <string_view>
 #include <vector>
 
+#include "data/csv_lines.hpp"
+
 namespace bfs::gkx {
 
-/// Reads a text file line by line through a 1 MiB buffer (grown only for a longer line; LF or CRLF): memory does
-/// not grow with the file.
-class LineReader {
- public:
-  /// InputError naming the file when it cannot be opened.
-  explicit LineReader(std::string path);
-  ~LineReader();
-  LineReader(const LineReader&) = delete;
-  LineReader& operator=(const LineReader&) = delete;
-  /// The next line without its terminator; false at end of file. The view lives until the next call.
-  bool next(std::string_view& line);
-  /// 1-based number of the line last returned.
-  std::int64_t line_number() const { return line_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::vector<char> buffer_;
-  std::size_t begin_ = 0, end_ = 0;
-  bool eof_ = false;
-  std::int64_t line_ = 0;
-};
-
-/// Splits at commas outside double quotes; surrounding blanks and quotes are removed (fields keep no "" escapes).
-void split_fields(std::string_view line, std::vector<std::string_view>& fields);
+/// Splits at commas outside double quotes (split_csv_line); surrounding blanks and quotes are removed (fields keep
+/// no "" escapes). False on an unterminated quote.
+[[nodiscard]] bool split_fields(std::string_view line, std::vector<std::string_view>& fields);
+/// As split_fields; InputError "path:line: unterminated quote" on an unterminated quote.
+void split_fields_at(std::string_view line, std::vector<std::string_view>& fields, const std::string& path,
+                     std::int64_t line_number);
 
 /// The missing-value tokens: an empty field, NA, NaN, nan, N/A, NULL, "." (case-insensitive).
 bool is_missing(std::string_view field);

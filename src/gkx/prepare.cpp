@@ -241,7 +241,7 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
       const std::int64_t ln = reader.line_number();
       ++report.lines_read;
-      split_fields(line, f);
+      split_fields_at(line, f, path, ln);
       if (f.size() != col.count) {
         throw InputError(detail::concat(path, ":", ln, ": ", f.size(), " fields but the header has ", col.count));
       }

@@ -28,6 +28,9 @@ BOOST_AUTO_TEST_CASE(parses_header_target_and_cells) {
   BOOST_TEST(d.y[1] == 6.0);
   BOOST_TEST(d.origin == path);
   BOOST_TEST(!d.has_truth);
+  // A UTF-8 byte-order mark does not stick to the first column's name.
+  const Dataset bom = read_csv(dir.write("bom.csv", "\xEF\xBB\xBFx,y\n1,2\n"), "y");
+  BOOST_TEST(bom.feature_names == std::vector<std::string>({"x"}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(feature_subset_keeps_the_requested_order_and_skips_other_columns) {

@@ -257,10 +257,11 @@ BOOST_AUTO_TEST_CASE(line_reader_streams_long_lines_crlf_and_a_missing_final_new
   BOOST_TEST(reader.line_number() == 4);
   BOOST_TEST(!reader.next(line));
   std::vector<std::string_view> fields;
-  split_fields(" 1 ,\"a,b\",,x", fields);
+  BOOST_TEST(split_fields(" 1 ,\"a,b\",,x", fields));
   BOOST_TEST(fields.size() == 4u);
   BOOST_TEST(fields[1] == "a,b");
   BOOST_TEST(fields[2].empty());
+  BOOST_TEST(!split_fields("1,\"a,b", fields));  // an unterminated quote is reported, not read as a field
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -425,6 +426,12 @@ BOOST_AUTO_TEST_CASE(malformed_characteristics_files_name_file_line_column_and_v
   o.characteristics = write_gkx(fx.dir, {{"10", "20100129"}, {"11", "20100129", "1", "28", "", {{"beta", "abc"}}}},
                                 "", "text.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"text.csv:3", "column 'beta'", "'abc'", "not a number"});
+  {
+    PrepareOptions quoted = o;
+    quoted.characteristics = write_gkx(fx.dir, {{"10", "20100129"}}, "", "ok.csv");
+    quoted.returns = fx.dir.write("quote.csv", "permno,yyyymm,ret\n10,201001,\"0.01\n");
+    expect_input_error([&] { prepare_gkx(quoted); }, {"quote.csv:2", "unterminated quote"});
+  }
   o.characteristics = write_gkx(fx.dir, {{"10.5", "20100129"}}, "", "permno.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"permno.csv:2", "'permno'", "10.5", "not an integer"});
   o.characteristics =
