@@ -3,6 +3,7 @@
 // Table A.6 — the columns of their `datashare.csv` (and of the newer GKX_20201231.csv), by the names used there.
 // prepare-gkx reads them by name; simulate gkx-like writes them; a job's feature names come from here.
 #include <array>
+#include <cstddef>
 #include <string_view>
 
 namespace bfs::gkx {
@@ -22,5 +23,9 @@ inline constexpr std::array<std::string_view, 94> kCharacteristics = {
     "roic",     "rsup",       "salecash",    "saleinv",       "salerev",         "securedind",      "sgr",
     "sin",      "sp",         "std_dolvol",  "std_turn",      "stdacc",          "stdcf",           "tang",
     "tb",       "turn",       "zerotrade"};
+
+/// Position of `name` in kCharacteristics; InternalError when it is not a GKX characteristic (a programming error:
+/// input files are matched by their headers, not through this).
+std::size_t characteristic_index(std::string_view name);
 
 }  // namespace bfs::gkx

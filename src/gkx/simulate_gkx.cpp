@@ -10,6 +10,7 @@
 #include "core/rng.hpp"
 #include "gkx/characteristics.hpp"
 #include "gkx/detail/simulate_gkx_table.hpp"
+#include "gkx/gkx_csv.hpp"
 
 namespace bfs::gkx {
 
@@ -93,12 +94,6 @@ float raw_value(const CharSpec& c, double z, double p, double beta_raw, const Ze
   return 0.0f;
 }
 
-std::size_t char_index(std::string_view name) {
-  for (std::size_t k = 0; k < kChars; ++k)
-    if (kCharacteristics[k] == name) return k;
-  throw InternalError(::bfs::detail::concat("simulate gkx-like: '", name, "' is not a GKX characteristic"));
-}
-
 }  // namespace
 
 // ---- the planted signal ---------------------------------------------------------------------------------------
@@ -153,8 +148,8 @@ const std::vector<CompiledTerm>& compiled_terms() {
     std::vector<CompiledTerm> out;
     for (const PlantedTerm& t : planted_terms()) {
       const int form = t.form == "linear" ? 0 : t.form == "threshold" ? 1 : 2;
-      const std::size_t a = char_index(t.features.at(0));
-      const std::size_t b = form == 2 ? char_index(t.features.at(1)) : a;
+      const std::size_t a = characteristic_index(t.features.at(0));
+      const std::size_t b = form == 2 ? characteristic_index(t.features.at(1)) : a;
       out.push_back({form, a, b, t.coefficient, t.threshold});
     }
     return out;
@@ -242,10 +237,10 @@ GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(new State) 
     throw ConfigError(::bfs::detail::concat("simulate gkx-like: --from ", spec.first_month, " is not a yyyymm month"));
   State& s = *state_;
   s.spec = spec;
-  if (s.spec.signal_scale == 0.0) s.spec.signal_scale = kDefaultSignalScale;
+  s.spec.signal_scale = signal_scale_of(spec);
   std::array<bool, kChars> seen{};
   for (std::size_t r = 0; r < kSimTable.size(); ++r) {
-    const std::size_t k = char_index(kSimTable[r].name);
+    const std::size_t k = characteristic_index(kSimTable[r].name);
     BFS_CHECK(!seen[k], "simulate gkx-like: '", kSimTable[r].name, "' twice in the table");
     seen[k] = true;
     s.table_to_char[r] = k;
@@ -302,10 +297,7 @@ bool GkxLikeSimulator::next(GkxMonth& m) {
 
   // Month-level quantities: the DATE, the risk-free rate (a bounded random walk, French-style 4 decimals), the
   // market excess return.
-  const std::int32_t yyyymm = [&] {
-    const int months = (s.spec.first_month / 100) * 12 + (s.spec.first_month % 100 - 1) + s.t;
-    return static_cast<std::int32_t>((months / 12) * 100 + months % 12 + 1);
-  }();
+  const std::int32_t yyyymm = add_months(s.spec.first_month, s.t);
   s.rf = std::clamp(s.rf + 0.0001 * market.normal(), 0.0, 0.006);
   const double market_excess = 0.006 + 0.045 * market.normal();
   m.yyyymm = yyyymm;

@@ -33,6 +33,10 @@ struct GkxLikeSpec {
 
 /// The calibrated signal scale s (monthly return units per unit of f); see docs/empirical-study.md.
 inline constexpr double kDefaultSignalScale = 0.025;
+/// The scale a spec asks for: spec.signal_scale, or kDefaultSignalScale when it is 0.
+inline double signal_scale_of(const GkxLikeSpec& spec) {
+  return spec.signal_scale == 0.0 ? kDefaultSignalScale : spec.signal_scale;
+}
 
 /// One additive term of the planted signal f, in quantile units q ∈ (−1, 1).
 struct PlantedTerm {

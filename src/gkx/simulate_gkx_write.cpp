@@ -117,13 +117,8 @@ GkxLikeReport simulate_gkx_like(const GkxLikeSpec& spec, const fs::path& dir) {
 
   using detail::kSimTable;
   std::array<std::size_t, kSimTable.size()> column{};  // table order → kCharacteristics index
-  for (std::size_t r = 0; r < kSimTable.size(); ++r) {
-    for (std::size_t k = 0; k < kCharacteristics.size(); ++k)
-      if (kCharacteristics[k] == kSimTable[r].name) column[r] = k;
-  }
-  std::size_t mvel1 = 0;
-  for (std::size_t k = 0; k < kCharacteristics.size(); ++k)
-    if (kCharacteristics[k] == "mvel1") mvel1 = k;
+  for (std::size_t r = 0; r < kSimTable.size(); ++r) column[r] = characteristic_index(kSimTable[r].name);
+  const std::size_t mvel1 = characteristic_index("mvel1");
 
   CsvOut chars(dir / "characteristics.csv"), rets(dir / "returns.csv"), rf(dir / "riskfree.csv");
   // GKX-like column order (market data first, as in datashare.csv) — readers must go by name.
@@ -204,8 +199,7 @@ GkxLikeReport simulate_gkx_like(const GkxLikeSpec& spec, const fs::path& dir) {
   }
   report.bytes = chars.close() + rets.close() + rf.close();
   report.signal_share = sum_resid2 > 0 ? sum_signal2 / sum_resid2 : 0.0;
-  const double scale = spec.signal_scale == 0.0 ? kDefaultSignalScale : spec.signal_scale;
-  write_truth(dir / "truth.json", spec, scale, report);
+  write_truth(dir / "truth.json", spec, signal_scale_of(spec), report);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
