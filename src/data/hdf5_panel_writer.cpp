@@ -106,10 +106,19 @@ void Hdf5PanelWriter::append_period(std::int32_t label, const float* X, const do
 }
 
 void Hdf5PanelWriter::set_attribute(const std::string& name, const std::string& value) {
-  string_attrs_.emplace_back(name, value);
+  BFS_CHECK(!finished_, "set_attribute after finish");
+  H5Handle type = detail::h5_utf8_string_type(path_);  // h5py reads a str
+  const char* text = value.c_str();
+  write_attribute(impl_->file.get(), name, type.get(), &text, path_);
 }
-void Hdf5PanelWriter::set_attribute(const std::string& name, std::int64_t value) { int_attrs_.emplace_back(name, value); }
-void Hdf5PanelWriter::set_attribute(const std::string& name, double value) { double_attrs_.emplace_back(name, value); }
+void Hdf5PanelWriter::set_attribute(const std::string& name, std::int64_t value) {
+  BFS_CHECK(!finished_, "set_attribute after finish");
+  write_attribute(impl_->file.get(), name, H5T_NATIVE_INT64, &value, path_);
+}
+void Hdf5PanelWriter::set_attribute(const std::string& name, double value) {
+  BFS_CHECK(!finished_, "set_attribute after finish");
+  write_attribute(impl_->file.get(), name, H5T_NATIVE_DOUBLE, &value, path_);
+}
 
 void Hdf5PanelWriter::finish() {
   BFS_CHECK(!finished_, "finish called twice");
@@ -119,13 +128,6 @@ void Hdf5PanelWriter::finish() {
   detail::h5_write_1d(f, "period_labels", H5T_STD_I32LE, H5T_NATIVE_INT32, labels_, path_);
   if (!truth_.empty()) detail::h5_write_1d(f, "truth", H5T_STD_I32LE, H5T_NATIVE_INT32, truth_, path_);
   detail::h5_write_strings(f, "feature_names", feature_names_, path_);
-  for (const auto& [name, value] : string_attrs_) {
-    H5Handle type = detail::h5_utf8_string_type(path_);  // h5py reads a str
-    const char* text = value.c_str();
-    write_attribute(f, name, type.get(), &text, path_);
-  }
-  for (const auto& [name, value] : int_attrs_) write_attribute(f, name, H5T_NATIVE_INT64, &value, path_);
-  for (const auto& [name, value] : double_attrs_) write_attribute(f, name, H5T_NATIVE_DOUBLE, &value, path_);
   impl_->x.reset();
   impl_->y.reset();
   impl_->period.reset();

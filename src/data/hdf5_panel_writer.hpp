@@ -27,7 +27,7 @@ class Hdf5PanelWriter {
   /// Appends one period: `rows` rows of X (row-major, rows × p floats) and y. Labels must increase strictly from
   /// one period to the next and rows must be > 0 (the reader requires strictly increasing offsets).
   void append_period(std::int32_t label, const float* X, const double* y, Index rows);
-  /// Root attributes written by finish() (the preparation settings).
+  /// Root attributes (the preparation settings), written to the temporary file at once.
   void set_attribute(const std::string& name, const std::string& value);
   void set_attribute(const std::string& name, std::int64_t value);
   void set_attribute(const std::string& name, double value);
@@ -53,9 +53,6 @@ class Hdf5PanelWriter {
   std::vector<std::string> feature_names_;
   std::vector<std::int64_t> offsets_{0};
   std::vector<std::int32_t> labels_;
-  std::vector<std::pair<std::string, std::string>> string_attrs_;
-  std::vector<std::pair<std::string, std::int64_t>> int_attrs_;
-  std::vector<std::pair<std::string, double>> double_attrs_;
   std::unique_ptr<Impl> impl_;
   bool finished_ = false;
 };
