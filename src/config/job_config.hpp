@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/estimator_config.hpp"
+#include "core/task.hpp"
 
 namespace bfs {
 
@@ -23,12 +24,17 @@ struct DataConfig {
   std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)
   int periods = 1;                  ///< simulate: number of fresh batches (online mode)
   std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly
+  Task task = Task::Regression;     ///< regression | binary (labels validated by data/labels.hpp)
+  /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}.
+  std::optional<double> positive_label;
 };
 
 struct RewardConfig {
   std::string rule = "absolute";  ///< absolute | relative | bernoulli | lasso-nonzero
   double threshold = 0.01;        ///< ν
   int repeats = 10;               ///< B permutation repeats (Algorithm 3)
+  /// The metric whose drop is the importance; unset = the task's default (AUC binary, R² regression).
+  std::optional<Metric> metric;
   /// relative rule: |R²_test| below this is treated as "no signal" and every reward is 0.
   double min_abs_r2 = 1e-6;
   /// An evaluation whose test R² is below this had no out-of-sample skill, so its permutation drops carry no
@@ -89,6 +95,11 @@ struct TuningConfig {
   std::vector<double> min_child_weight = {20, 50};
   std::vector<double> lambda = {0.0, 0.01};
 };
+
+/// The metric a job scores with: reward.metric, or the task's default.
+inline Metric job_metric(const DataConfig& data, const RewardConfig& reward) {
+  return reward.metric ? *reward.metric : default_metric(data.task);
+}
 
 struct JobConfig {
   DataConfig data;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
@@ -33,6 +34,25 @@ Spec one_of(std::vector<std::string> choices, const char* description) {
 }
 Spec text(const char* description) { return Spec{-kInf, kInf, {}, description}; }
 
+/// The name tables of enum-valued keys (core/task.hpp declares them once).
+constexpr const auto& enum_table(Task) { return kTaskNames; }
+constexpr const auto& enum_table(Metric) { return kMetricNames; }
+template <class E>
+std::vector<std::string> enum_choices() {
+  std::vector<std::string> names;
+  for (const auto& entry : enum_table(E{})) names.emplace_back(entry.second);
+  return names;
+}
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+/// The enum a key holds, directly or as std::optional<enum>; void otherwise.
+template <class T>
+struct EnumOf { using type = std::conditional_t<std::is_enum_v<T>, T, void>; };
+template <class T>
+struct EnumOf<std::optional<T>> : EnumOf<T> {};
+
 // ---- the schema: one function per section, each key once ------------------------------------------------------
 
 template <class V>
@@ -47,6 +67,8 @@ void visit(DataConfig& c, V& v) {
   v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
   v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
   v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
+  v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
+  v("positive_label", c.positive_label, text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
 }
 
 template <class V>
@@ -54,6 +76,8 @@ void visit(RewardConfig& c, V& v) {
   v("rule", c.rule, one_of({"absolute", "relative", "bernoulli", "lasso-nonzero"}, "score -> 0/1 reward"));
   v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
   v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
+  v("metric", c.metric, text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
+                             "for binary, r2 for regression)"));
   v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
   v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
   v("groups", c.groups, text("bundles of feature names permuted together"));
@@ -241,6 +265,24 @@ class TableReader {
       throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(spec.choices));
     value = *s;
   }
+  template <class E>
+    requires std::is_enum_v<E>
+  void read(const char* key, const toml::node& node, E& value, const Spec&) {
+    auto s = node.value<std::string>();
+    if (!node.is_string() || !s) wrong_type(key, node, "a string");
+    for (const auto& [entry, name] : enum_table(E{}))
+      if (name == *s) {
+        value = entry;
+        return;
+      }
+    throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(enum_choices<E>()));
+  }
+  template <class T>
+  void read(const char* key, const toml::node& node, std::optional<T>& value, const Spec& spec) {
+    T inner{};
+    read(key, node, inner, spec);
+    value = inner;
+  }
   void read(const char* key, const toml::node& node, bool& value, const Spec&) {
     if (!node.is_boolean()) wrong_type(key, node, "true or false");
     value = *node.value<bool>();
@@ -359,8 +401,12 @@ class TableWriter {
  public:
   explicit TableWriter(toml::table& table) : table_(table) {}
   template <class T>
-  void operator()(const char* key, T& value, const Spec&) {
-    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
+  void operator()(const char* key, T& value, const Spec& spec) {
+    if constexpr (IsOptional<T>::value) {
+      if (value) (*this)(key, *value, spec);
+    } else if constexpr (std::is_enum_v<T>) {
+      table_.insert_or_assign(key, std::string(name_of(value)));
+    } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
       table_.insert_or_assign(key, value);
     } else if constexpr (std::is_integral_v<T>) {
       table_.insert_or_assign(key, static_cast<std::int64_t>(value));
@@ -392,7 +438,9 @@ class KeyDescriber {
   template <class T>
   void operator()(const char* key, T&, const Spec& spec) {
     out_ << "  " << section_ << "." << key;
-    if (!spec.choices.empty()) out_ << "  (" << join(spec.choices) << ")";
+    using E = typename EnumOf<T>::type;
+    if constexpr (!std::is_void_v<E>) out_ << "  (" << join(enum_choices<E>()) << ")";
+    else if (!spec.choices.empty()) out_ << "  (" << join(spec.choices) << ")";
     else if (spec.min > -kInf || spec.max < kInf)
       out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
            << (spec.max_exclusive ? ")" : "]");
@@ -457,6 +505,14 @@ void validate(const JobConfig& job) {
                       " needs bandit.mode = \"online\" (offline runs use one data set)");
   if (job.bandit.tvs_q > 0 && job.bandit.policy != "tvs")
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
+  const Metric metric = job_metric(job.data, job.reward);
+  if (!metric_fits_task(metric, job.data.task))
+    throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
+                      std::string(name_of(job.data.task)) + "\" (" +
+                      (job.data.task == Task::Binary ? "binary targets take auc, log_loss or accuracy"
+                                                     : "regression targets take r2") + ")");
+  if (job.data.positive_label && job.data.task != Task::Binary)
+    throw ConfigError("data.positive_label is only used with data.task = \"binary\"");
   validate_tuning(job.tuning, job.estimator);
 }
 

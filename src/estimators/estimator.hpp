@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/estimator_config.hpp"
+#include "core/task.hpp"
 #include "core/types.hpp"
 
 namespace bfs {
@@ -17,10 +18,15 @@ struct FitOptions {
   int threads = 1;         ///< results must not depend on it
 };
 
-/// ŷ = intercept + Σ_j coef[j]·x_j on the model's input columns (original scale).
+/// The inverse link a model applies to its margin: identity (regression) or the logistic σ(m) = 1/(1+e^−m)
+/// (binary models predict P(y = 1)).
+enum class Link { Identity, Logistic };
+
+/// ŷ = link(intercept + Σ_j coef[j]·x_j) on the model's input columns (original scale).
 struct LinearStructure {
   Vector coef;
   double intercept = 0.0;
+  Link link = Link::Identity;
 };
 
 /// Flat-array regression tree. Node 0 is the root; a leaf has feature == -1 and its prediction in value.
@@ -35,12 +41,14 @@ struct FlatTree {
   std::vector<double> value;
 };
 
-/// A sum of trees: prediction = base_score + scale · Σ_t tree_t(x).
+/// A sum of trees: prediction = link(base_score + scale · Σ_t tree_t(x)). A random-forest classifier keeps the
+/// identity link (its leaves hold class-1 probabilities, averaged); XGBoost's binary:logistic applies σ to the margin.
 struct TreeEnsemble {
   std::vector<FlatTree> trees;
   double base_score = 0.0;
   double scale = 1.0;
   bool strict_less = false;
+  Link link = Link::Identity;
 };
 
 /// Walks one tree for one row (row = pointer to the model's input columns).
@@ -84,14 +92,15 @@ class Estimator {
 /// naming `what` (the estimator) and the offending row and column.
 void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x);
 
-/// Factories, one per estimator (implemented next to each estimator).
-std::unique_ptr<Estimator> make_lasso(const LassoParams& params);
-std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params);
-std::unique_ptr<Estimator> make_gbm(const GbmParams& params);
-std::unique_ptr<Estimator> make_mlp(const MlpParams& params);
+/// Factories, one per estimator (implemented next to each estimator). With Task::Binary the estimator fits a
+/// classifier of 0/1 targets and its models predict P(y = 1).
+std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task = Task::Regression);
+std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task = Task::Regression);
+std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task = Task::Regression);
+std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task = Task::Regression);
 
-/// The registry: builds the estimator named by config.name; ConfigError naming estimator.name otherwise.
-std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config);
+/// The registry: builds the estimator named by config.name for `task`; ConfigError naming estimator.name otherwise.
+std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression);
 /// Names the registry knows.
 std::vector<std::string> estimator_names();
 

@@ -378,7 +378,8 @@ void check_params(const GbmParams& params) {
 
 }  // namespace
 
-std::unique_ptr<Estimator> make_gbm(const GbmParams& params) {
+std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task) {
+  if (task == Task::Binary) throw ConfigError("estimator.name = \"gbm\": classification mode is not built yet");
   check_params(params);
   return std::make_unique<Gbm>(params);
 }

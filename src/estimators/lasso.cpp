@@ -328,7 +328,8 @@ std::vector<double> lasso_lambda_path(const Matrix& X, const Vector& y, int n_la
   return log_path(lambda_max_of(standardise(X, y, {})), n_lambdas, lambda_min_ratio);
 }
 
-std::unique_ptr<Estimator> make_lasso(const LassoParams& params) {
+std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task) {
+  if (task == Task::Binary) throw ConfigError("estimator.name = \"lasso\": classification mode is not built yet");
   if (!(params.lambda >= 0.0)) throw ConfigError(detail::concat("estimator.lambda: must be >= 0, got ", params.lambda));
   if (params.cv_folds < 0 || params.cv_folds == 1) {
     throw ConfigError(detail::concat("estimator.cv_folds: must be 0 (fixed lambda) or >= 2, got ", params.cv_folds));

@@ -324,7 +324,8 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
                                     stopped_early);
 }
 
-std::unique_ptr<Estimator> make_mlp(const MlpParams& params) {
+std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task) {
+  if (task == Task::Binary) throw ConfigError("estimator.name = \"mlp\": classification mode is not built yet");
   for (int h : params.hidden) {
     if (h < 1) throw ConfigError(detail::concat("estimator.hidden: layer widths must be >= 1, got ", h));
   }

@@ -388,7 +388,8 @@ void check_params(const RandomForestParams& params) {
 
 }  // namespace
 
-std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params) {
+std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task) {
+  if (task == Task::Binary) throw ConfigError("estimator.name = \"random_forest\": classification mode is not built yet");
   check_params(params);
   return std::make_unique<RandomForest>(params);
 }
