@@ -137,7 +137,7 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   }
   const ImportanceResult importance = permutation_importance(request);
   BlockOutcome out;
-  out.r2_test = importance.baseline_r2;
+  out.r2_test = importance.baseline;
   FeatureSet features;
   for (std::size_t i = 0; i < arm.size(); ++i) {
     const std::size_t b = block_index_of_group[plan.group_of_column[i]];

@@ -11,8 +11,8 @@
 namespace bfs {
 
 namespace detail {
-double r2_drop(const Vector& y, double baseline_r2, const Vector& y_permuted) {
-  return baseline_r2 - r2_score(y, y_permuted);
+double metric_drop(const ImportanceRequest& request, double baseline, const Vector& y_permuted, Index offset) {
+  return bfs::metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_permuted, offset));
 }
 }  // namespace detail
 
@@ -20,6 +20,7 @@ std::optional<ImportanceResult> fast_permutation_importance(const ImportanceRequ
   if (request.X_test->rows() == 0) return std::nullopt;
   if (const TreeEnsemble* trees = request.model->trees()) return tree_permutation_importance(request, *trees, y_hat);
   if (const LinearStructure* linear = request.model->linear()) {
+    if (linear->link != Link::Identity) return std::nullopt;  // the margin update for a logistic link: issue 10
     return linear_permutation_importance(request, *linear, y_hat);
   }
   if (request.model->first_layer() != nullptr) {
@@ -38,7 +39,7 @@ ImportanceResult linear_permutation_importance(const ImportanceRequest& request,
   BFS_CHECK(linear.coef.size() == p);
   ImportanceResult result;
   result.method = ImportanceMethod::Linear;
-  result.baseline_r2 = r2_score(y, y_hat);
+  result.baseline = metric_score(request.metric, y, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
 
@@ -66,7 +67,7 @@ ImportanceResult linear_permutation_importance(const ImportanceRequest& request,
           }
           y_perm[i] = y_hat[i] + delta;
         }
-        total += detail::r2_drop(y, result.baseline_r2, y_perm);
+        total += detail::metric_drop(request, result.baseline, y_perm);
       }
       result.scores[group] = total / request.repeats;
     }
@@ -85,7 +86,7 @@ ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, co
   BFS_CHECK(W.cols() == p);
   ImportanceResult result;
   result.method = ImportanceMethod::Mlp;
-  result.baseline_r2 = r2_score(y, y_hat);
+  result.baseline = metric_score(request.metric, y, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
 
   // Z = W x + b for every test row (h × n), by explicit loops: Eigen's GEMM may split over OpenMP threads, which
@@ -132,7 +133,7 @@ ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, co
       const Vector y_perm = model.predict_from_first_preactivation(Z_perm);
       double total = 0.0;
       for (int b = 0; b < request.repeats; ++b) {
-        total += result.baseline_r2 - r2_score(y, y_perm, static_cast<Index>(b) * n);
+        total += detail::metric_drop(request, result.baseline, y_perm, static_cast<Index>(b) * n);
       }
       result.scores[group] = total / request.repeats;
     }

@@ -42,8 +42,9 @@ ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, co
                                             const Vector& y_hat);
 
 namespace detail {
-/// One term of Algorithm 3: R²(y, ŷ) − R²(y, ŷ with the group permuted), computed exactly as the general path does.
-double r2_drop(const Vector& y, double baseline_r2, const Vector& y_permuted);
+/// One term of Algorithm 3: the drop from `baseline` (the metric on ŷ) to the metric on ŷ with the group permuted
+/// (the segment at offset of y_permuted), computed exactly as the general path does.
+double metric_drop(const ImportanceRequest& request, double baseline, const Vector& y_permuted, Index offset = 0);
 }  // namespace detail
 
 }  // namespace bfs

@@ -25,7 +25,7 @@ std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceR
 
 namespace {
 
-/// Mean R² drop of one group: B permuted copies stacked in `stacked` (reused across groups of one thread).
+/// Mean metric drop of one group: B permuted copies stacked in `stacked` (reused across groups of one thread).
 double group_score(const ImportanceRequest& request, std::size_t group, double baseline, Matrix& stacked) {
   const Matrix& X = *request.X_test;
   const Index n = X.rows();
@@ -38,7 +38,7 @@ double group_score(const ImportanceRequest& request, std::size_t group, double b
   }
   const Vector y_hat = request.model->predict(stacked);
   double total = 0.0;
-  for (int b = 0; b < request.repeats; ++b) total += baseline - r2_score(*request.y_test, y_hat, b * n);
+  for (int b = 0; b < request.repeats; ++b) total += metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_hat, b * n));
   return total / request.repeats;
 }
 
@@ -54,7 +54,7 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
     if (auto fast = fast_permutation_importance(request, y_hat)) return std::move(*fast);
   }
   ImportanceResult result;
-  result.baseline_r2 = r2_score(*request.y_test, y_hat);
+  result.baseline = metric_score(request.metric, *request.y_test, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
   const bool parallel = request.model->supports_concurrent_predict() && request.threads > 1 && groups > 1;
@@ -65,7 +65,7 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t g = 0; g < groups; ++g)
       result.scores[static_cast<std::size_t>(g)] =
-          group_score(request, static_cast<std::size_t>(g), result.baseline_r2, stacked);
+          group_score(request, static_cast<std::size_t>(g), result.baseline, stacked);
   }
   return result;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Permutation importance, paper 000 Algorithm 3: π_k = (1/B) Σ_b [R²(y, M(D_out)) − R²(y, M(D_out with feature k
-// permuted))]. A group of columns (a bundle of correlated features) is permuted together with one row permutation.
+// permuted))], with R² replaced by the request's metric for binary targets (the drop in AUC or accuracy, the rise
+// in log-loss; importance/metrics.hpp metric_drop). A group of columns (a bundle of correlated features) is permuted together with one row permutation.
 //
 // Permutations are drawn from the stream (seed, round, slot, Permutation, stream_id) of each group, B in a row, so
 // every path — the general one and the exact fast paths of fast_paths.hpp — sees the same permutations and gives
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/task.hpp"
 #include "core/types.hpp"
 #include "estimators/estimator.hpp"
 
@@ -29,6 +31,8 @@ struct ImportanceRequest {
   /// Stream id of each group (the global feature id of its first column), for the permutation streams.
   std::vector<std::uint64_t> stream_ids;
   int repeats = 10;
+  /// The metric whose drop is scored (R² for regression; AUC, log-loss or accuracy on P(y = 1) for binary).
+  Metric metric = Metric::R2;
   std::uint64_t seed = 0;
   std::uint64_t round = 0;
   std::uint64_t slot = 0;
@@ -37,8 +41,8 @@ struct ImportanceRequest {
 };
 
 struct ImportanceResult {
-  double baseline_r2 = 0.0;    ///< R² of the unpermuted test set
-  std::vector<double> scores;  ///< mean R² drop per group
+  double baseline = 0.0;       ///< the metric on the unpermuted test set
+  std::vector<double> scores;  ///< mean drop in the metric per group (metric_drop: skill lost)
   ImportanceMethod method = ImportanceMethod::Generic;
 };
 

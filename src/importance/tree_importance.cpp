@@ -337,7 +337,7 @@ double group_score(const ImportanceRequest& request, const TreeEnsemble& ensembl
     }
     resum_rows(ensemble, index, prefix, scratch);
     scratch.restore(index);
-    total += detail::r2_drop(*request.y_test, baseline, scratch.y_perm);
+    total += detail::metric_drop(request, baseline, scratch.y_perm);
     for (const ChangedRow& cr : scratch.rows) scratch.y_perm[cr.row] = y_hat[cr.row];
   }
   return total / request.repeats;
@@ -376,7 +376,7 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
 
   ImportanceResult result;
   result.method = ImportanceMethod::Trees;
-  result.baseline_r2 = r2_score(*request.y_test, y_hat);
+  result.baseline = metric_score(request.metric, *request.y_test, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
 #pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
@@ -387,8 +387,8 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
       const auto group = static_cast<std::size_t>(g);
       result.scores[group] =
           index.summation == Summation::Double
-              ? group_score(request, ensemble, index, index.prefix_double, group, y_hat, result.baseline_r2, scratch)
-              : group_score(request, ensemble, index, index.prefix_float, group, y_hat, result.baseline_r2, scratch);
+              ? group_score(request, ensemble, index, index.prefix_double, group, y_hat, result.baseline, scratch)
+              : group_score(request, ensemble, index, index.prefix_float, group, y_hat, result.baseline, scratch);
     }
   }
   return result;

@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(the_r2_drop_of_a_linear_feature_is_two_beta_squared_var_x_o
   const double expected = 2 * beta * beta * 1.0 / (beta * beta + sigma * sigma);
   BOOST_TEST(std::abs(result.scores[0] - expected) < 0.02 * expected);
   BOOST_TEST(result.scores[1] == 0.0);  // a column the model ignores cannot change the predictions
-  BOOST_TEST(std::abs(result.baseline_r2 - beta * beta / (beta * beta + sigma * sigma)) < 0.01);
+  BOOST_TEST(std::abs(result.baseline - beta * beta / (beta * beta + sigma * sigma)) < 0.01);
 }
 
 BOOST_AUTO_TEST_CASE(the_general_path_equals_a_direct_algorithm_3_loop) {
