@@ -304,6 +304,24 @@ Dataset read_hdf5_rows(const std::string& path, const Hdf5Header& header, Index 
   return read_rows_locked(path, header, first, count);
 }
 
+Vector read_hdf5_y(const std::string& path, const Hdf5Header& header) {
+  std::lock_guard lock(hdf5_mutex());
+  quiet();
+  Dataset data;  // only y is filled: check_finite then names the file and row exactly as a row read does
+  data.origin = path;
+  data.y.resize(header.rows);
+  Handle file = open_file(path);
+  Handle dset = open_dataset(file.get(), "y", path);
+  if (length_1d(dset.get(), "y", path) != static_cast<hsize_t>(header.rows)) {
+    throw InputError(detail::concat(path, ": /y changed since its header was read"));
+  }
+  if (header.rows > 0) {
+    h5_check(H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.y.data()), path, "read /y");
+  }
+  check_finite(data);
+  return std::move(data.y);
+}
+
 Dataset read_hdf5(const std::string& path) {
   std::lock_guard lock(hdf5_mutex());
   quiet();

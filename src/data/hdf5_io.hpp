@@ -23,6 +23,9 @@ struct Hdf5Header {
 Hdf5Header read_hdf5_header(const std::string& path);
 /// Reads rows [first, first + count) of /X and /y (a hyperslab; nothing else is loaded).
 Dataset read_hdf5_rows(const std::string& path, const Hdf5Header& header, Index first, Index count);
+/// Reads all of /y alone (n doubles; X is not touched): what a binary panel validates its labels over at open.
+/// InputError naming the file and row for NaN/Inf, as a row read would give.
+Vector read_hdf5_y(const std::string& path, const Hdf5Header& header);
 /// Reads the whole file (validated).
 Dataset read_hdf5(const std::string& path);
 /// Writes `data` in the schema, atomically (path.tmp + rename). Periods written when period_offsets is set.

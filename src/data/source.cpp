@@ -7,6 +7,7 @@
 #include "data/source.hpp"
 
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "core/error.hpp"
@@ -70,10 +71,11 @@ void check_period(int k, int periods, const std::string& what) {
 
 class MemorySource final : public DataSource {
  public:
-  MemorySource(Dataset data, bool online, std::int64_t noise, std::uint64_t seed)
+  MemorySource(Dataset data, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels)
       : data_(std::move(data)), online_(online), noise_(noise), seed_(seed) {
     check_noise_count(noise_);
-    validate_dataset(data_);
+    validate_dataset(data_);  // first: NaN in y is reported as such, not as a class
+    map_labels(data_.y, labels, data_.origin);
     names_ = with_noise_names(data_.feature_names, noise_, data_.origin);
   }
   int num_periods() const override { return online_ ? data_.num_periods() : 1; }
@@ -116,10 +118,17 @@ class MemorySource final : public DataSource {
 
 class Hdf5Source final : public DataSource {
  public:
-  Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed)
+  Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels)
       : path_(std::move(path)), header_(read_hdf5_header(path_)), online_(online), noise_(noise), seed_(seed) {
     check_noise_count(noise_);
     names_ = with_noise_names(header_.feature_names, noise_, path_);
+    if (labels.task == Task::Binary) {
+      // Over every row, not period by period: one mapping for all periods, and a third value in a late period fails
+      // now rather than after results have been written.
+      const Vector y = read_hdf5_y(path_, header_);
+      labels_ = validate_binary_labels(std::span<const double>(y.data(), static_cast<std::size_t>(y.size())),
+                                       labels.positive_label, path_);
+    }
   }
   int num_periods() const override {
     return online_ && !header_.period_offsets.empty() ? static_cast<int>(header_.period_offsets.size()) - 1 : 1;
@@ -137,6 +146,7 @@ class Hdf5Source final : public DataSource {
       count = header_.period_offsets[k + 1] - first;
     }
     Dataset out = read_hdf5_rows(path_, header_, first, count);
+    if (labels_) apply_binary_labels(out.y, *labels_);
     append_noise_features(out, noise_, seed_, 0, first);
     return out;
   }
@@ -154,18 +164,19 @@ class Hdf5Source final : public DataSource {
   std::int64_t noise_;
   std::uint64_t seed_;
   std::vector<std::string> names_;
+  std::optional<BinaryLabels> labels_;  ///< set for a binary target
 };
 
 }  // namespace
 
 std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
-                                               std::uint64_t noise_seed) {
-  return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed);
+                                               std::uint64_t noise_seed, const LabelSpec& labels) {
+  return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed, labels);
 }
 
 std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool online, std::int64_t noise_features,
-                                             std::uint64_t noise_seed) {
-  return std::make_unique<Hdf5Source>(path, online, noise_features, noise_seed);
+                                             std::uint64_t noise_seed, const LabelSpec& labels) {
+  return std::make_unique<Hdf5Source>(path, online, noise_features, noise_seed, labels);
 }
 
 }  // namespace bfs

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "data/dataset.hpp"
+#include "data/labels.hpp"
 
 namespace bfs {
 
@@ -25,12 +26,13 @@ class DataSource {
 };
 
 /// A data set already in memory. online: one period per entry of data.period_offsets (or one period if it has
-/// none); offline: one period holding every row.
+/// none); offline: one period holding every row. A binary `labels` maps y (all rows) once, here (data/labels.hpp).
 std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
-                                               std::uint64_t noise_seed);
-/// An HDF5 file in our schema, read one period at a time (hyperslab of the period's rows) when online.
+                                               std::uint64_t noise_seed, const LabelSpec& labels = {});
+/// An HDF5 file in our schema, read one period at a time (hyperslab of the period's rows) when online. A binary
+/// `labels` reads all of /y once at open, validates it, and maps y of every loaded period the same way.
 std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool online, std::int64_t noise_features,
-                                             std::uint64_t noise_seed);
+                                             std::uint64_t noise_seed, const LabelSpec& labels = {});
 
 /// Appends `count` N(0,1) columns named noise1..noiseN to `data`; entry (row, j) comes from the stream
 /// (seed, period, row, column) so every reader and rank produces identical values.

@@ -1,5 +1,7 @@
 // The [data] section → a DataSource (DESIGN §5): simulated batches, an HDF5 file (read a period at a time), or a
 // CSV loaded into memory. The data seed (simulation and noise features) is data.seed, or run.seed when it is 0.
+// data.task / data.positive_label go down as a LabelSpec: every source validates and maps a binary target when it
+// opens (data/labels.hpp), and the simulator draws 0/1 labels itself.
 #include "engine/data_sources.hpp"
 
 #include "core/error.hpp"
@@ -20,17 +22,24 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
     throw ConfigError(detail::concat("data.features selects CSV columns and needs data.source = \"csv\", not \"",
                                      config.source, "\""));
   }
+  const LabelSpec labels{config.task, config.positive_label};
   if (config.source == "simulate") {
+    if (config.positive_label) {
+      // A simulated binary target is 0/1 by construction; a positive_label could only flip the classes silently.
+      throw ConfigError("data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
+                        "are already 0/1)");
+    }
     SimulateSpec spec;
     spec.dgp = config.dgp;
     spec.n = config.n;
     spec.p = config.p;
     spec.seed = seed;
+    spec.binary = config.task == Task::Binary;
     return make_simulated_source(spec, config.periods, online, config.noise_features);
   }
   if (config.source == "hdf5") {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"hdf5\"");
-    return make_hdf5_source(config.path, online, config.noise_features, seed);
+    return make_hdf5_source(config.path, online, config.noise_features, seed, labels);
   }
   if (config.source == "csv") {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"csv\"");
@@ -38,7 +47,7 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
       throw ConfigError("data.target (the name of the target column) is required when data.source = \"csv\"");
     }
     return make_memory_source(read_csv(config.path, config.target, config.features), online, config.noise_features,
-                              seed);
+                              seed, labels);
   }
   throw InternalError("make_data_source: unhandled data.source = " + config.source);
 }

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "data/labels.hpp"
 
 namespace bfs {
 
@@ -89,6 +90,26 @@ void draw_row(Dgp dgp, Rng& rng, float* row, Index p) {
   }
 }
 
+/// Replaces y by Bernoulli(Φ((f − mean f) / sd f)) labels, one uniform per row from `rng` in row order.
+void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const SimulateSpec& spec) {
+  const auto n = static_cast<double>(f.size());
+  double mean = 0.0;
+  for (double v : f) mean += v;
+  mean /= n;
+  double ss = 0.0;
+  for (double v : f) ss += (v - mean) * (v - mean);
+  const double sd = std::sqrt(ss / n);
+  if (!(sd > 0.0)) {
+    throw ConfigError(detail::concat("data.n = ", spec.n, ": a binary ", spec.dgp,
+                                     " batch needs f to vary over its rows (its standard deviation is 0)"));
+  }
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const double z = (f[i] - mean) / sd;
+    const double prob = 0.5 * std::erfc(-z / std::numbers::sqrt2);  // Φ(z)
+    y[static_cast<Index>(i)] = rng.uniform() < prob ? 1.0 : 0.0;
+  }
+}
+
 class SimulatedSource final : public DataSource {
  public:
   SimulatedSource(SimulateSpec spec, int periods, bool online, std::int64_t noise)
@@ -110,11 +131,15 @@ class SimulatedSource final : public DataSource {
       throw InternalError(detail::concat(describe(), ": period ", k, " requested but there are ", num_periods()));
     }
     Dataset data = simulate(spec_, k);
+    if (spec_.binary) {
+      validate_binary_labels(std::span<const double>(data.y.data(), static_cast<std::size_t>(data.y.size())),
+                             std::nullopt, detail::concat(data.origin, " batch ", k));
+    }
     append_noise_features(data, noise_, spec_.seed, k, 0);
     return data;
   }
   std::string describe() const override {
-    return detail::concat("simulate:", spec_.dgp, " (n = ", spec_.n, " per batch, p = ", spec_.p,
+    return detail::concat("simulate:", spec_.dgp, spec_.binary ? " binary" : "", " (n = ", spec_.n, " per batch, p = ", spec_.p,
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", seed ", spec_.seed, ")");
   }
@@ -149,11 +174,15 @@ Dataset simulate(const SimulateSpec& spec, int batch) {
   Dataset data;
   data.X.resize(n, p);
   data.y.resize(n);
+  std::vector<double> f(spec.binary ? static_cast<std::size_t>(n) : 0);
   for (Index i = 0; i < n; ++i) {
     float* row = data.X.data() + i * p;  // row-major: draws go row by row
     draw_row(dgp, rng, row, p);
-    data.y[i] = mean_of(dgp, row) + sigma * rng.normal();
+    const double mean = mean_of(dgp, row);
+    data.y[i] = mean + sigma * rng.normal();  // drawn for binary too, so the stream (and X) match regression
+    if (spec.binary) f[static_cast<std::size_t>(i)] = mean;
   }
+  if (spec.binary) draw_binary_labels(f, rng, data.y, spec);
   data.feature_names = default_feature_names(p);
   for (FeatureId t = 0; t < kRelevant; ++t) data.truth.push_back(t);
   data.has_truth = true;
@@ -183,6 +212,10 @@ Dataset simulate_periods(const SimulateSpec& spec, int periods) {
   data.has_truth = true;
   data.origin = "simulate:" + spec.dgp;
   return data;
+}
+
+Dataset simulate_dataset(const SimulateSpec& spec, int periods) {
+  return periods > 1 ? simulate_periods(spec, periods) : simulate(spec, 0);
 }
 
 std::unique_ptr<DataSource> make_simulated_source(const SimulateSpec& spec, int periods, bool online,

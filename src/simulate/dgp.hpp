@@ -8,6 +8,14 @@
 //   linear  (003 §6.1): x ~ N(0, Σ), Σ_jk = 0.9^|j−k| (an AR(1) along j), f = x1 + 2x2 + 3x3 − 2x4 − x5, ε ~ N(0, 5)
 // Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate); y is computed from the float values
 // stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
+//
+// Binary (SimulateSpec::binary, data.task = "binary"): y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and population
+// standard deviation of f over the batch's own rows. Standardising per batch puts every DGP on one scale (class
+// balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price is that a row's P(y = 1) depends
+// on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g. n = 1) is a ConfigError. The batch
+// draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform per row, in row
+// order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the same seed.
+// The truth is unchanged (x1..x5).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -24,6 +32,7 @@ struct SimulateSpec {
   Index n = 300;
   Index p = 1000;
   std::uint64_t seed = 0;
+  bool binary = false;  ///< 0/1 labels from Φ of the standardised f (see the header comment)
 };
 
 /// Names of the known DGPs.
@@ -37,7 +46,11 @@ double dgp_noise_variance(const std::string& dgp);
 Dataset simulate(const SimulateSpec& spec, int batch = 0);
 /// `periods` fresh batches stacked with period_offsets (what `banditfs simulate --periods` writes).
 Dataset simulate_periods(const SimulateSpec& spec, int periods);
-/// A source that draws batch k on demand (online: one batch per period; offline: batch 0).
+/// What `banditfs simulate` writes: one batch (periods = 1) or `periods` batches stacked with period_offsets;
+/// spec.binary gives 0/1 labels. CLI-free so the CLI's flags only fill the spec.
+Dataset simulate_dataset(const SimulateSpec& spec, int periods);
+/// A source that draws batch k on demand (online: one batch per period; offline: batch 0). A binary spec checks
+/// that each loaded batch holds both classes (data/labels.hpp), so a tiny n fails with a message, not in a fit.
 std::unique_ptr<DataSource> make_simulated_source(const SimulateSpec& spec, int periods, bool online,
                                                   std::int64_t noise_features);
 

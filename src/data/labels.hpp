@@ -1,0 +1,41 @@
+#pragma once
+// Binary targets at the data boundary (DESIGN §4 "Task"). A binary job's y must hold exactly two distinct values;
+// they become 0/1 here, once, so estimators, metrics and results only ever see 0/1: {0,1} is kept, {−1,1} maps to
+// {0,1}, any other pair needs data.positive_label (that value → 1, the other → 0). Regression leaves y untouched.
+//
+// Sources validate over ALL rows of y when they open (an online panel reads /y once: it is small), so every period
+// uses one mapping, a period holding a single class is fine, and a bad target fails before any output is written.
+// data/ sits beside config/ (DESIGN §2), so the [data] keys arrive as this small struct, not DataConfig.
+#include <optional>
+#include <span>
+#include <string>
+
+#include "core/task.hpp"
+#include "core/types.hpp"
+
+namespace bfs {
+
+/// What the [data] section says about the target: data.task and data.positive_label.
+struct LabelSpec {
+  Task task = Task::Regression;
+  std::optional<double> positive_label;
+};
+
+/// The mapping of a validated binary target: `positive` → 1, `negative` → 0.
+struct BinaryLabels {
+  double negative = 0.0;
+  double positive = 1.0;
+};
+
+/// Checks that y (every row) is a binary target and returns its mapping. Throws InputError naming data.task,
+/// `origin` (the file or source), the number of distinct values and up to three of them for: NaN/Inf in y, one
+/// class, more than two values, a positive_label that is not one of the two values, or a pair other than {0,1} /
+/// {−1,1} without positive_label.
+BinaryLabels validate_binary_labels(std::span<const double> y, std::optional<double> positive_label,
+                                    const std::string& origin);
+/// y[i] ← 1 where y[i] = positive, else 0 (y holds only the validated pair, or a subset of it for one period).
+void apply_binary_labels(Vector& y, const BinaryLabels& labels);
+/// Binary: validate_binary_labels over all of y, then apply_binary_labels. Regression: y is not touched.
+void map_labels(Vector& y, const LabelSpec& spec, const std::string& origin);
+
+}  // namespace bfs
