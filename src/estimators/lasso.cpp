@@ -1,8 +1,9 @@
 // LASSO: cyclic coordinate descent with naive (covariance-free) residual updates and active-set iterations, on
 // columns centred and divided by their population standard deviation (Friedman, Hastie & Tibshirani 2010, §2.1–2.6).
 // Optional k-fold CV over a warm-started, log-spaced λ path as in glmnet's cv.glmnet (min rule or one-SE rule); the
-// returned model is the all-rows path's solution at the chosen λ (the "refit on all rows"). X is converted once per fit into a column-major double matrix so every coordinate update is one
-// contiguous dot product and one axpy.
+// returned model is the all-rows path's solution at the chosen λ (the "refit on all rows"). X is converted once per
+// fit into a column-major double matrix so every coordinate update is one contiguous dot product and one axpy.
+// Task::Binary fits go to logistic_lasso.cpp, which shares the helpers of detail/lasso_common.hpp defined here.
 #include "estimators/lasso.hpp"
 
 #include <algorithm>
@@ -12,26 +13,15 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "estimators/detail/model_text.hpp"
 #include "core/rng.hpp"
+#include "estimators/detail/lasso_common.hpp"
+#include "estimators/detail/model_text.hpp"
+#include "estimators/detail/binary.hpp"
 
 namespace bfs {
 
-namespace {
+namespace detail {
 
-
-/// The rows of X (a subset, or all) standardised into a column-major double matrix, plus what undoes it.
-struct Standardised {
-  Eigen::MatrixXd xs;         ///< rows × p, column-major; a constant column stays all zero
-  Vector mean, sd;            ///< per column; sd == 0 marks a constant column (β stays 0)
-  Vector norm;                ///< ||xs_j||²/n (1 up to rounding; exactly what the update divides by)
-  std::vector<Index> usable;  ///< non-constant columns
-  Vector yc;                  ///< y − ȳ on these rows
-  double y_mean = 0.0;
-  double y_sd = 0.0;
-};
-
-/// `rows` empty = all rows of X.
 Standardised standardise(const Matrix& X, const Vector& y, const std::vector<Index>& rows) {
   const Index n = rows.empty() ? X.rows() : static_cast<Index>(rows.size());
   const Index p = X.cols();
@@ -87,6 +77,73 @@ double soft_threshold(double z, double gamma) {
   return 0.0;
 }
 
+std::vector<double> log_path(double lambda_max, int n_lambdas, double ratio) {
+  std::vector<double> path(static_cast<std::size_t>(n_lambdas));
+  for (int l = 0; l < n_lambdas; ++l) {
+    const double t = n_lambdas == 1 ? 0.0 : static_cast<double>(l) / static_cast<double>(n_lambdas - 1);
+    path[static_cast<std::size_t>(l)] = lambda_max * std::pow(ratio, t);
+  }
+  return path;
+}
+
+Eigen::MatrixXd standardise_rows(const Matrix& X, const std::vector<Index>& rows, const Standardised& s) {
+  const Index p = X.cols();
+  Eigen::MatrixXd xt(static_cast<Index>(rows.size()), p);
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    const float* row = X.row(rows[t]).data();
+    for (Index j = 0; j < p; ++j) xt(static_cast<Index>(t), j) = s.sd[j] > 0.0 ? (row[j] - s.mean[j]) / s.sd[j] : 0.0;
+  }
+  return xt;
+}
+
+std::vector<Fold> cv_folds(Index n, int k, std::uint64_t seed) {
+  Rng rng = Rng::stream(seed, 0, 0, Purpose::Fit);
+  const std::vector<std::int64_t> perm = rng.permutation(n);
+  std::vector<Fold> folds(static_cast<std::size_t>(k));
+  for (int f = 0; f < k; ++f) {
+    Fold& fold = folds[static_cast<std::size_t>(f)];
+    for (Index i = 0; i < n; ++i) (static_cast<int>(i % k) == f ? fold.test : fold.train).push_back(perm[i]);
+  }
+  return folds;
+}
+
+CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<double>& fold_size, int k,
+                       std::size_t m, bool one_se) {
+  // cv.glmnet's summaries: fold-size-weighted mean and its standard error.
+  CvChoice c;
+  c.mean.assign(m, 0.0);
+  c.se.assign(m, 0.0);
+  double total = 0.0;
+  for (int f = 0; f < k; ++f) total += fold_size[f];
+  for (std::size_t l = 0; l < m; ++l) {
+    for (int f = 0; f < k; ++f) c.mean[l] += fold_size[f] * fold_loss[static_cast<std::size_t>(f) * m + l];
+    c.mean[l] /= total;
+    double var = 0.0;
+    for (int f = 0; f < k; ++f) {
+      const double d = fold_loss[static_cast<std::size_t>(f) * m + l] - c.mean[l];
+      var += fold_size[f] * d * d;
+    }
+    c.se[l] = std::sqrt(var / total / static_cast<double>(k - 1));
+  }
+  std::size_t best = 0;
+  for (std::size_t l = 1; l < m; ++l) {
+    if (c.mean[l] < c.mean[best]) best = l;
+  }
+  c.chosen = best;
+  if (one_se) {  // the largest λ whose CV error is within one standard error of the minimum
+    c.chosen = 0;
+    while (c.chosen < best && c.mean[c.chosen] > c.mean[best] + c.se[best]) ++c.chosen;
+  }
+  return c;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Standardised;
+using detail::soft_threshold;
+
 /// Coordinate descent for one λ from the warm start `beta` (residual r = yc − Xs·β kept in step).
 /// One iteration = one pass over the coordinates (all usable ones, or the active set). Convergence is glmnet's rule:
 /// a pass is converged when max_j (||xs_j||²/n)·Δβ_j² < tol·var(y), i.e. max_j |Δβ_j|·(1/sd_y) < √tol on standardised
@@ -138,25 +195,18 @@ std::unique_ptr<LassoModel> to_model(const Standardised& s, const Vector& beta, 
   return std::make_unique<LassoModel>(std::move(coef), intercept, lambda);
 }
 
-std::vector<double> log_path(double lambda_max, int n_lambdas, double ratio) {
-  std::vector<double> path(static_cast<std::size_t>(n_lambdas));
-  for (int l = 0; l < n_lambdas; ++l) {
-    const double t = n_lambdas == 1 ? 0.0 : static_cast<double>(l) / static_cast<double>(n_lambdas - 1);
-    path[static_cast<std::size_t>(l)] = lambda_max * std::pow(ratio, t);
-  }
-  return path;
-}
-
-
-
 class LassoEstimator final : public Estimator {
  public:
-  explicit LassoEstimator(const LassoParams& params) : params_(params) {}
+  LassoEstimator(const LassoParams& params, Task task) : params_(params), task_(task) {}
   std::string_view name() const override { return "lasso"; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, "lasso", /*allow_nan_x=*/false);
-    const Standardised all = standardise(X, y, {});
+    if (task_ == Task::Binary) {
+      detail::require_binary_target(y, "lasso");
+      return detail::fit_logistic_lasso(params_, X, y, options.seed);
+    }
+    const Standardised all = detail::standardise(X, y, {});
     const Index p = X.cols();
     if (params_.cv_folds <= 0) {
       Vector beta = Vector::Zero(p);
@@ -164,8 +214,8 @@ class LassoEstimator final : public Estimator {
       coordinate_descent(all, params_.lambda, beta, r, params_.max_iter, params_.tol);
       return to_model(all, beta, params_.lambda);
     }
-    const double lambda_max = lambda_max_of(all);
-    std::vector<double> path = log_path(lambda_max, params_.n_lambdas, params_.lambda_min_ratio);
+    const double lambda_max = detail::lambda_max_of(all);
+    std::vector<double> path = detail::log_path(lambda_max, params_.n_lambdas, params_.lambda_min_ratio);
     const Index n = X.rows();
     const int k = static_cast<int>(std::min<Index>(params_.cv_folds, n));
     if (lambda_max == 0.0 || k < 2) {
@@ -177,26 +227,17 @@ class LassoEstimator final : public Estimator {
     std::vector<Vector> betas;
     const std::size_t m = fit_path(all, path, [&](std::size_t, const Vector& beta) { betas.push_back(beta); });
     path.resize(m);
-    // Folds: fold of row perm[i] is i mod k.
-    Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);
-    const std::vector<std::int64_t> perm = rng.permutation(n);
+    const std::vector<detail::Fold> folds = detail::cv_folds(n, k, options.seed);
     std::vector<double> fold_mse(static_cast<std::size_t>(k) * m, 0.0);
     std::vector<double> fold_size(static_cast<std::size_t>(k), 0.0);
     for (int f = 0; f < k; ++f) {
-      std::vector<Index> train, test;
-      for (Index i = 0; i < n; ++i) (static_cast<int>(i % k) == f ? test : train).push_back(perm[i]);
+      const std::vector<Index>& test = folds[static_cast<std::size_t>(f)].test;
       fold_size[f] = static_cast<double>(test.size());
-      const Standardised s = standardise(X, y, train);
+      const Standardised s = detail::standardise(X, y, folds[static_cast<std::size_t>(f)].train);
       // The test rows on the training fold's scale, so a prediction is ȳ_train + Xt_s·β.
-      Eigen::MatrixXd xt(static_cast<Index>(test.size()), p);
+      const Eigen::MatrixXd xt = detail::standardise_rows(X, test, s);
       Vector yt(static_cast<Index>(test.size()));
-      for (std::size_t t = 0; t < test.size(); ++t) {
-        const float* row = X.row(test[t]).data();
-        for (Index j = 0; j < p; ++j) {
-          xt(static_cast<Index>(t), j) = s.sd[j] > 0.0 ? (row[j] - s.mean[j]) / s.sd[j] : 0.0;
-        }
-        yt[static_cast<Index>(t)] = y[test[t]] - s.y_mean;
-      }
+      for (std::size_t t = 0; t < test.size(); ++t) yt[static_cast<Index>(t)] = y[test[t]] - s.y_mean;
       double* mse = fold_mse.data() + static_cast<std::size_t>(f) * m;
       const std::size_t done = fit_path(s, path, [&](std::size_t l, const Vector& beta) {
         Vector err = -yt;
@@ -207,30 +248,9 @@ class LassoEstimator final : public Estimator {
       });
       for (std::size_t l = done; l < m; ++l) mse[l] = mse[done - 1];  // a fold path that ended early keeps its last fit
     }
-    // cv.glmnet's summaries: fold-size-weighted mean and its standard error.
-    std::vector<double> cvm(m, 0.0), cvse(m, 0.0);
-    const double total = static_cast<double>(n);
-    for (std::size_t l = 0; l < m; ++l) {
-      for (int f = 0; f < k; ++f) cvm[l] += fold_size[f] * fold_mse[static_cast<std::size_t>(f) * m + l];
-      cvm[l] /= total;
-      double var = 0.0;
-      for (int f = 0; f < k; ++f) {
-        const double d = fold_mse[static_cast<std::size_t>(f) * m + l] - cvm[l];
-        var += fold_size[f] * d * d;
-      }
-      cvse[l] = std::sqrt(var / total / static_cast<double>(k - 1));
-    }
-    std::size_t best = 0;
-    for (std::size_t l = 1; l < m; ++l) {
-      if (cvm[l] < cvm[best]) best = l;
-    }
-    std::size_t chosen = best;
-    if (params_.one_se_rule) {  // the largest λ whose CV error is within one standard error of the minimum
-      chosen = 0;
-      while (chosen < best && cvm[chosen] > cvm[best] + cvse[best]) ++chosen;
-    }
-    auto model = to_model(all, betas[chosen], path[chosen]);
-    model->set_cv(std::move(path), std::move(cvm), std::move(cvse));
+    detail::CvChoice cv = detail::choose_lambda(fold_mse, fold_size, k, m, params_.one_se_rule);
+    auto model = to_model(all, betas[cv.chosen], path[cv.chosen]);
+    model->set_cv(std::move(path), std::move(cv.mean), std::move(cv.se));
     return model;
   }
 
@@ -258,21 +278,23 @@ class LassoEstimator final : public Estimator {
   }
 
   LassoParams params_;
+  Task task_;
 };
 
 }  // namespace
 
-LassoModel::LassoModel(Vector coef, double intercept, double lambda) : lambda_(lambda) {
+LassoModel::LassoModel(Vector coef, double intercept, double lambda, Link link) : lambda_(lambda) {
   linear_.coef = std::move(coef);
   linear_.intercept = intercept;
+  linear_.link = link;
   for (Index j = 0; j < linear_.coef.size(); ++j) {
     if (linear_.coef[j] != 0.0) nonzero_.push_back(j);
   }
 }
 
-void LassoModel::set_cv(std::vector<double> path, std::vector<double> mse, std::vector<double> se) {
+void LassoModel::set_cv(std::vector<double> path, std::vector<double> loss, std::vector<double> se) {
   path_ = std::move(path);
-  cv_mse_ = std::move(mse);
+  cv_loss_ = std::move(loss);
   cv_se_ = std::move(se);
 }
 
@@ -280,20 +302,24 @@ Vector LassoModel::predict(const Matrix& X) const {
   if (X.cols() != num_features()) {
     throw InputError(detail::concat("lasso: model has ", num_features(), " features but X has ", X.cols(), " columns"));
   }
-  // Exactly ŷ = intercept + Σ_j coef_j·x_j in ascending j; skipping coef_j == 0 changes no bit (adds +0).
+  // Exactly m = intercept + Σ_j coef_j·x_j in ascending j; skipping coef_j == 0 changes no bit (adds ±0).
+  // The logistic link maps the margin through detail::logistic, as the importance fast path does.
   Vector out(X.rows());
   const double* coef = linear_.coef.data();
+  const bool logistic = linear_.link == Link::Logistic;
   for (Index i = 0; i < X.rows(); ++i) {
     const float* row = X.row(i).data();
     double sum = linear_.intercept;
     for (Index j : nonzero_) sum += coef[j] * static_cast<double>(row[j]);
-    out[i] = sum;
+    out[i] = logistic ? detail::logistic(sum) : sum;
   }
   return out;
 }
 
 std::string LassoModel::serialize() const {
-  std::string out = "banditfs-lasso 1\n";
+  std::string out = "banditfs-lasso 2\n";
+  out += detail::link_name(linear_.link);
+  out += ' ';
   out += std::to_string(num_features());
   out += ' ';
   detail::append_double(out, lambda_);
@@ -312,24 +338,24 @@ std::unique_ptr<LassoModel> LassoModel::deserialize(std::string_view bytes) {
   std::string magic;
   int version = 0;
   long long p = -1;
-  if (!(in >> magic >> version) || magic != "banditfs-lasso" || version != 1) {
-    throw InputError("lasso: not a serialized lasso model (expected header 'banditfs-lasso 1')");
+  if (!(in >> magic >> version) || magic != "banditfs-lasso" || version != 2) {
+    throw InputError("lasso: not a serialized lasso model (expected header 'banditfs-lasso 2')");
   }
+  const Link link = detail::parse_link(in, "lasso");
   if (!(in >> p) || p < 0) throw InputError("lasso: serialized model has a bad feature count");
   const double lambda = detail::parse_double(in, "lasso", "lambda");
   const double intercept = detail::parse_double(in, "lasso", "intercept");
   Vector coef(static_cast<Index>(p));
   for (Index j = 0; j < coef.size(); ++j) coef[j] = detail::parse_double(in, "lasso", "coefficients");
-  return std::make_unique<LassoModel>(std::move(coef), intercept, lambda);
+  return std::make_unique<LassoModel>(std::move(coef), intercept, lambda, link);
 }
 
 std::vector<double> lasso_lambda_path(const Matrix& X, const Vector& y, int n_lambdas, double lambda_min_ratio) {
   validate_fit_input(X, y, "lasso", /*allow_nan_x=*/false);
-  return log_path(lambda_max_of(standardise(X, y, {})), n_lambdas, lambda_min_ratio);
+  return detail::log_path(detail::lambda_max_of(detail::standardise(X, y, {})), n_lambdas, lambda_min_ratio);
 }
 
 std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task) {
-  if (task == Task::Binary) throw ConfigError("estimator.name = \"lasso\": classification mode is not built yet");
   if (!(params.lambda >= 0.0)) throw ConfigError(detail::concat("estimator.lambda: must be >= 0, got ", params.lambda));
   if (params.cv_folds < 0 || params.cv_folds == 1) {
     throw ConfigError(detail::concat("estimator.cv_folds: must be 0 (fixed lambda) or >= 2, got ", params.cv_folds));
@@ -340,7 +366,7 @@ std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task) {
   }
   if (params.max_iter < 1) throw ConfigError(detail::concat("estimator.max_iter: must be >= 1, got ", params.max_iter));
   if (!(params.tol > 0.0)) throw ConfigError(detail::concat("estimator.tol: must be > 0, got ", params.tol));
-  return std::make_unique<LassoEstimator>(params);
+  return std::make_unique<LassoEstimator>(params, task);
 }
 
 }  // namespace bfs

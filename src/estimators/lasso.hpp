@@ -3,6 +3,15 @@
 // paths for generalized linear models via coordinate descent", J. Stat. Softw. 33(1)), with an optional k-fold CV
 // over a warm-started λ path. The fitted model is linear on the ORIGINAL column scale, which is what the exact
 // importance fast path and the lasso-nonzero reward read through Model::linear().
+//
+// Task::Regression minimises 1/(2n)·||y − ȳ − Xs β||² + λ||β||₁ (§2). Task::Binary (0/1 targets) minimises
+// −(1/n) Σ_i [y_i η_i − log(1 + e^η_i)] + λ||β||₁ with η = β₀ + Xs β and β₀ unpenalised: L1-penalised logistic
+// regression by glmnet's algorithm (ibid. §3, eqs. (16)–(17)): an outer loop replaces the log-likelihood by its
+// quadratic (IRLS) approximation at the current fit — weights w_i = p_i(1 − p_i), working response
+// z_i = η_i + (y_i − p_i)/w_i — and an inner loop minimises the weighted penalised least squares
+// 1/(2n) Σ w_i (z_i − β₀ − x_iβ)² + λ||β||₁ by coordinate descent (logistic_lasso.cpp). The CV loss is then the
+// held-out mean log-loss (the binomial deviance / 2n) instead of the MSE, and the model predicts
+// P(y = 1) = σ(intercept + Σ_j coef_j x_j) with Link::Logistic.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,10 +21,11 @@
 
 namespace bfs {
 
-/// ŷ = intercept + Σ_j coef_j·x_j, evaluated in exactly that order (zero coefficients skipped, which adds nothing).
+/// Margin m = intercept + Σ_j coef_j·x_j, evaluated in exactly that order (zero coefficients skipped, which adds
+/// nothing); ŷ = m (Link::Identity) or ŷ = detail::logistic(m) = P(y = 1) (Link::Logistic).
 class LassoModel final : public Model {
  public:
-  LassoModel(Vector coef, double intercept, double lambda);
+  LassoModel(Vector coef, double intercept, double lambda, Link link = Link::Identity);
 
   Vector predict(const Matrix& X) const override;
   std::string serialize() const override;
@@ -25,11 +35,12 @@ class LassoModel final : public Model {
   /// The penalty the model was fitted with (the CV choice when cv_folds > 0).
   double lambda() const { return lambda_; }
   /// CV diagnostics (empty for fixed λ and after deserialize): the λ path actually fitted (it may end before
-  /// n_lambdas values, glmnet's early end), the mean CV MSE per λ and its standard error.
+  /// n_lambdas values, glmnet's early end), the mean held-out loss per λ — MSE (regression) or log-loss (binary) —
+  /// and its standard error.
   const std::vector<double>& lambda_path() const { return path_; }
-  const std::vector<double>& cv_mse() const { return cv_mse_; }
+  const std::vector<double>& cv_loss() const { return cv_loss_; }
   const std::vector<double>& cv_se() const { return cv_se_; }
-  void set_cv(std::vector<double> path, std::vector<double> mse, std::vector<double> se);
+  void set_cv(std::vector<double> path, std::vector<double> loss, std::vector<double> se);
 
   static std::unique_ptr<LassoModel> deserialize(std::string_view bytes);
 
@@ -37,7 +48,7 @@ class LassoModel final : public Model {
   LinearStructure linear_;
   std::vector<Index> nonzero_;  ///< columns with coef != 0, ascending
   double lambda_ = 0.0;
-  std::vector<double> path_, cv_mse_, cv_se_;
+  std::vector<double> path_, cv_loss_, cv_se_;
 };
 
 /// The log-spaced path λ_max·ratio^(l/(m−1)), l = 0..m−1, with λ_max = max_j |Xsᵀ(y−ȳ)|/n on standardised X.

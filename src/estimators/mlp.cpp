@@ -4,6 +4,8 @@
 // weights and biases with bound sqrt(6/(fan_in + fan_out)) (scikit-learn's _init_coef for ReLU).
 // Samples are columns throughout (activations [units × batch]), so a layer is one matrix product, computed by
 // serial_product() so that it never runs multi-threaded (see there).
+// Task::Binary (scikit-learn's MLPClassifier with one logistic output): the output margin goes through σ, the loss is
+// the mean log-loss, and its gradient at the margin is again p − y, so back-propagation is unchanged.
 #include "estimators/mlp.hpp"
 
 #include <algorithm>
@@ -14,8 +16,9 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "estimators/detail/model_text.hpp"
 #include "core/rng.hpp"
+#include "estimators/detail/binary.hpp"
+#include "estimators/detail/model_text.hpp"
 
 namespace bfs {
 
@@ -76,16 +79,37 @@ double mse(const Eigen::MatrixXd& prediction, const Eigen::MatrixXd& target) {
   return (prediction - target).squaredNorm() / static_cast<double>(target.cols());
 }
 
+/// Σ over the columns of the log-loss of output margins (1 × B) against 0/1 targets.
+double log_loss_sum(const Eigen::MatrixXd& margin, const Eigen::RowVectorXd& target) {
+  double total = 0.0;
+  for (Index c = 0; c < target.size(); ++c) total += detail::logistic_loss(margin(0, c), target[c]);
+  return total;
+}
+
+/// The gradient of the summed loss at the output margins (1 × B) into delta — ŷ − y for the squared loss with a
+/// linear output, σ(m) − y for the log-loss with a logistic output — and the summed loss (SSE or log-loss).
+double output_delta(bool binary, const Eigen::MatrixXd& out, const Eigen::RowVectorXd& target, Eigen::MatrixXd& delta) {
+  if (!binary) {
+    delta = out.row(0) - target;
+    return delta.squaredNorm();
+  }
+  delta.resize(1, target.size());
+  for (Index c = 0; c < target.size(); ++c) delta(0, c) = detail::logistic(out(0, c)) - target[c];
+  return log_loss_sum(out, target);
+}
+
 
 
 
 class MlpEstimator final : public Estimator {
  public:
-  explicit MlpEstimator(const MlpParams& params) : params_(params) {}
+  MlpEstimator(const MlpParams& params, Task task) : params_(params), task_(task) {}
   std::string_view name() const override { return "mlp"; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, "mlp", /*allow_nan_x=*/false);
+    const bool binary = task_ == Task::Binary;
+    if (binary) detail::require_binary_target(y, "mlp");
     const Index n = X.rows();
     const Index p = X.cols();
 
@@ -98,8 +122,9 @@ class MlpEstimator final : public Estimator {
       x_sd[j] = sd > 0.0 ? sd : 1.0;
     }
     const Eigen::MatrixXd xs = (xt.colwise() - x_mean).array().colwise() / x_sd.array();
-    const double y_mean = y.mean();
-    const double y_sd_raw = std::sqrt((y.array() - y_mean).square().mean());
+    // A binary target is left as 0/1: the logistic output needs it unscaled.
+    const double y_mean = binary ? 0.0 : y.mean();
+    const double y_sd_raw = binary ? 1.0 : std::sqrt((y.array() - y_mean).square().mean());
     const double y_sd = y_sd_raw > 0.0 ? y_sd_raw : 1.0;
     const Eigen::RowVectorXd ys = ((y.array() - y_mean) / y_sd).matrix().transpose();
 
@@ -133,7 +158,10 @@ class MlpEstimator final : public Estimator {
     double lr = params_.learning_rate;
 
     // Early stopping and the adaptive rate. The monitored loss is the validation MSE in standardised target units
-    // (the training MSE of the epoch's minibatches when there is no validation set). An epoch "improves" when the
+    // (the training MSE of the epoch's minibatches when there is no validation set); for a binary target the
+    // validation (or training) mean log-loss. scikit-learn's MLPClassifier monitors validation accuracy instead; the
+    // log-loss is used here because accuracy on a small validation split moves in steps of 1/n_val and plateaus at
+    // once (stopping after `patience` epochs), and because it ignores calibration, which log-loss and AUC reward. An epoch "improves" when the
     // loss drops below best − tol; the count of epochs without improvement resets on an improving epoch. Training
     // stops when the count reaches `patience`. When `adaptive`, the learning rate is divided by 5 each time the count
     // reaches a positive multiple of max(1, patience/2) below `patience` (with patience = 10: after 5 stale epochs).
@@ -157,8 +185,7 @@ class MlpEstimator final : public Estimator {
           target[c] = ys[row];
         }
         forward(layers, acts);
-        delta = acts[L].row(0) - target;
-        train_sse += delta.squaredNorm();
+        train_sse += output_delta(binary, acts[L], target, delta);
         delta /= static_cast<double>(B);
         ++adam.t;
         const double lr_t = lr * std::sqrt(1.0 - std::pow(Adam::beta2, static_cast<double>(adam.t))) /
@@ -180,7 +207,7 @@ class MlpEstimator final : public Estimator {
       double loss = train_sse / static_cast<double>(n_train);
       if (n_val > 0) {
         forward(layers, val_acts);
-        loss = mse(val_acts[L], y_val);
+        loss = binary ? log_loss_sum(val_acts[L], y_val) / static_cast<double>(n_val) : mse(val_acts[L], y_val);
       }
       if (loss < best - params_.tol) {
         stale = 0;
@@ -198,7 +225,7 @@ class MlpEstimator final : public Estimator {
       if (params_.adaptive && stale > 0 && stale % half == 0) lr /= 5.0;
     }
     return std::make_unique<MlpModel>(std::move(best_layers), std::move(x_mean), std::move(x_sd), y_mean, y_sd,
-                                      epochs, stopped_early);
+                                      epochs, stopped_early, binary ? Link::Logistic : Link::Identity);
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override { return MlpModel::deserialize(bytes); }
@@ -224,19 +251,21 @@ class MlpEstimator final : public Estimator {
   }
 
   MlpParams params_;
+  Task task_;
 };
 
 }  // namespace
 
 MlpModel::MlpModel(std::vector<Layer> layers, Vector x_mean, Vector x_sd, double y_mean, double y_sd, int epochs,
-                   bool stopped_early)
+                   bool stopped_early, Link link)
     : layers_(std::move(layers)),
       x_mean_(std::move(x_mean)),
       x_sd_(std::move(x_sd)),
       y_mean_(y_mean),
       y_sd_(y_sd),
       epochs_(epochs),
-      stopped_early_(stopped_early) {
+      stopped_early_(stopped_early),
+      link_(link) {
   BFS_CHECK(!layers_.empty() && layers_.front().weights.cols() == x_mean_.size() && x_sd_.size() == x_mean_.size());
   // z = W((x − μ)/σ) + b = (W·diag(1/σ))x + (b − (W·diag(1/σ))μ).
   first_.weights = layers_.front().weights * x_sd_.cwiseInverse().asDiagonal();
@@ -268,12 +297,17 @@ Vector MlpModel::predict_from_first_preactivation(const Eigen::MatrixXd& Z) cons
     z.colwise() += layers_[l].bias;
     a.swap(z);
   }
+  if (link_ == Link::Logistic) {
+    Vector out(a.cols());
+    for (Index c = 0; c < a.cols(); ++c) out[c] = detail::logistic(a(0, c));
+    return out;
+  }
   return (a.row(0).transpose().array() * y_sd_ + y_mean_).matrix();
 }
 
 std::string MlpModel::serialize() const {
-  std::string out = "banditfs-mlp 1\n";
-  out += std::to_string(layers_.size()) + ' ' + std::to_string(num_features());
+  std::string out = "banditfs-mlp 2\n";
+  out += std::string(detail::link_name(link_)) + ' ' + std::to_string(layers_.size()) + ' ' + std::to_string(num_features());
   for (const Layer& layer : layers_) out += ' ' + std::to_string(layer.weights.rows());
   out += '\n' + std::to_string(epochs_) + ' ' + (stopped_early_ ? "1" : "0") + '\n';
   detail::append_double(out, y_mean_);
@@ -297,9 +331,10 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
   std::istringstream in{std::string(bytes)};
   std::string magic;
   int version = 0;
-  if (!(in >> magic >> version) || magic != "banditfs-mlp" || version != 1) {
-    throw InputError("mlp: not a serialized mlp model (expected header 'banditfs-mlp 1')");
+  if (!(in >> magic >> version) || magic != "banditfs-mlp" || version != 2) {
+    throw InputError("mlp: not a serialized mlp model (expected header 'banditfs-mlp 2')");
   }
+  const Link link = detail::parse_link(in, "mlp");
   const auto n_layers = static_cast<std::size_t>(detail::parse_int(in, "mlp", "layer count", 1, 1000));
   std::vector<Index> dims{static_cast<Index>(detail::parse_int(in, "mlp", "input count", 1, 1LL << 31))};
   for (std::size_t l = 0; l < n_layers; ++l) dims.push_back(static_cast<Index>(detail::parse_int(in, "mlp", "layer width", 1, 1LL << 24)));
@@ -321,11 +356,10 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
   }
   if (dims.back() != 1) throw InputError("mlp: serialized model's output layer must have one unit");
   return std::make_unique<MlpModel>(std::move(layers), std::move(x_mean), std::move(x_sd), y_mean, y_sd, epochs,
-                                    stopped_early);
+                                    stopped_early, link);
 }
 
 std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task) {
-  if (task == Task::Binary) throw ConfigError("estimator.name = \"mlp\": classification mode is not built yet");
   for (int h : params.hidden) {
     if (h < 1) throw ConfigError(detail::concat("estimator.hidden: layer widths must be >= 1, got ", h));
   }
@@ -341,7 +375,7 @@ std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task) {
   }
   if (params.patience < 1) throw ConfigError(detail::concat("estimator.patience: must be >= 1, got ", params.patience));
   if (!(params.tol >= 0.0)) throw ConfigError(detail::concat("estimator.tol: must be >= 0, got ", params.tol));
-  return std::make_unique<MlpEstimator>(params);
+  return std::make_unique<MlpEstimator>(params, task);
 }
 
 }  // namespace bfs

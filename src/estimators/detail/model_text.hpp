@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "estimators/estimator.hpp"
 
 namespace bfs::detail {
 
@@ -35,6 +36,17 @@ inline long long parse_int(std::istream& in, std::string_view estimator, const c
   long long v = 0;
   if (!(in >> v) || v < lo || v > hi) throw InputError(concat(estimator, ": serialized model has a bad ", what));
   return v;
+}
+
+/// The link a model applies to its margin, as one word ("identity", "logistic").
+inline const char* link_name(Link link) { return link == Link::Logistic ? "logistic" : "identity"; }
+
+inline Link parse_link(std::istream& in, std::string_view estimator) {
+  std::string token;
+  in >> token;
+  if (token == "identity") return Link::Identity;
+  if (token == "logistic") return Link::Logistic;
+  throw InputError(concat(estimator, ": serialized model has bad link '", token, "' (identity or logistic)"));
 }
 
 }  // namespace bfs::detail

@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(cross_validation_picks_a_path_lambda_that_predicts) {
   const auto& path = lasso.lambda_path();
   BOOST_REQUIRE(path.size() >= 5u);  // the path may end early (glmnet's rule), never before 5 values
   BOOST_REQUIRE(path.size() <= static_cast<std::size_t>(params.n_lambdas));
-  BOOST_REQUIRE_EQUAL(lasso.cv_mse().size(), path.size());
+  BOOST_REQUIRE_EQUAL(lasso.cv_loss().size(), path.size());
   BOOST_TEST(path.front() == lasso_lambda_path(d.X, d.y, params.n_lambdas, params.lambda_min_ratio).front());
   BOOST_TEST((std::find(path.begin(), path.end(), lasso.lambda()) != path.end()));
   BOOST_TEST(lasso.lambda() < path.front());
