@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "estimators/detail/binary.hpp"
 #include "estimators/mlp.hpp"
 #include "importance/metrics.hpp"
 
@@ -20,7 +21,7 @@ std::optional<ImportanceResult> fast_permutation_importance(const ImportanceRequ
   if (request.X_test->rows() == 0) return std::nullopt;
   if (const TreeEnsemble* trees = request.model->trees()) return tree_permutation_importance(request, *trees, y_hat);
   if (const LinearStructure* linear = request.model->linear()) {
-    if (linear->link != Link::Identity) return std::nullopt;  // the margin update for a logistic link: issue 10
+    if (linear->link == Link::Logistic) return logistic_linear_permutation_importance(request, *linear, y_hat);
     return linear_permutation_importance(request, *linear, y_hat);
   }
   if (request.model->first_layer() != nullptr) {
@@ -70,6 +71,81 @@ ImportanceResult linear_permutation_importance(const ImportanceRequest& request,
         total += detail::metric_drop(request, result.baseline, y_perm);
       }
       result.scores[group] = total / request.repeats;
+    }
+  }
+  return result;
+}
+
+namespace {
+
+/// The margins m_i = intercept + Σ_{t<k} coef_{nz[t]}·x_{i,nz[t]} of the first k nonzero coefficients, in
+/// LassoModel::predict's order (intercept first, ascending column).
+void margin_prefix(const Matrix& X, const LinearStructure& linear, const std::vector<Index>& nz, std::size_t k,
+                   Vector& out) {
+  const Index p = X.cols();
+  for (Index i = 0; i < X.rows(); ++i) {
+    const float* row = X.data() + i * p;
+    double sum = linear.intercept;
+    for (std::size_t t = 0; t < k; ++t) sum += linear.coef[nz[t]] * static_cast<double>(row[nz[t]]);
+    out[i] = sum;
+  }
+}
+
+}  // namespace
+
+std::optional<ImportanceResult> logistic_linear_permutation_importance(const ImportanceRequest& request,
+                                                                       const LinearStructure& linear,
+                                                                       const Vector& y_hat) {
+  const Matrix& X = *request.X_test;
+  const Vector& y = *request.y_test;
+  const Index n = X.rows(), p = X.cols();
+  BFS_CHECK(linear.coef.size() == p);
+  std::vector<Index> nz;
+  for (Index j = 0; j < p; ++j) {
+    if (linear.coef[j] != 0.0) nz.push_back(j);
+  }
+  {  // The margins, summed as predict sums them, must give back predict's probabilities bit for bit.
+    Vector m(n);
+    margin_prefix(X, linear, nz, nz.size(), m);
+    for (Index i = 0; i < n; ++i) {
+      if (detail::logistic(m[i]) != y_hat[i]) return std::nullopt;
+    }
+  }
+  ImportanceResult result;
+  result.method = ImportanceMethod::Linear;
+  result.baseline = metric_score(request.metric, y, y_hat);
+  result.scores.assign(request.groups.size(), 0.0);
+  const auto groups = static_cast<std::int64_t>(request.groups.size());
+
+#pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
+  {
+    Vector prefix(n), y_perm(n);
+    std::vector<char> in_group(static_cast<std::size_t>(p), 0);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const auto group = static_cast<std::size_t>(g);
+      for (Index j : request.groups[group]) in_group[static_cast<std::size_t>(j)] = 1;
+      std::size_t first = 0;  // position in nz of the first coefficient the permutation can change
+      while (first < nz.size() && !in_group[static_cast<std::size_t>(nz[first])]) ++first;
+      if (first < nz.size()) {
+        margin_prefix(X, linear, nz, first, prefix);  // the unchanged part of the sum, shared by the B repeats
+        double total = 0.0;
+        for (const auto& perm : importance_permutations(request, group)) {
+          for (Index i = 0; i < n; ++i) {
+            const float* row = X.data() + i * p;
+            const float* src = X.data() + perm[static_cast<std::size_t>(i)] * p;
+            double sum = prefix[i];
+            for (std::size_t t = first; t < nz.size(); ++t) {
+              const Index j = nz[t];
+              sum += linear.coef[j] * static_cast<double>(in_group[static_cast<std::size_t>(j)] ? src[j] : row[j]);
+            }
+            y_perm[i] = detail::logistic(sum);
+          }
+          total += detail::metric_drop(request, result.baseline, y_perm);
+        }
+        result.scores[group] = total / request.repeats;
+      }  // else the prediction ignores these columns: exactly 0
+      for (Index j : request.groups[group]) in_group[static_cast<std::size_t>(j)] = 0;
     }
   }
   return result;

@@ -11,10 +11,22 @@
 //    which one is found by checking the unpermuted predictions bit for bit, else the general path runs). So the
 //    permuted predictions, and hence the R² drops, are bit-identical to brute force. A column no test row's path
 //    meets has importance exactly 0 at no cost.
-//  - Linear models (Model::linear()): ŷ' = ŷ + Σ_{j∈group} coef_j·(x_perm(i),j − x_ij), O(n) per repeat; zero
-//    coefficients give exactly 0 at no cost. Equal to brute force up to rounding (~1e-16 relative in ŷ').
+//  - Linear models (Model::linear()), identity link: ŷ' = ŷ + Σ_{j∈group} coef_j·(x_perm(i),j − x_ij), O(n) per
+//    repeat; zero coefficients give exactly 0 at no cost. Equal to brute force up to rounding (~1e-16 relative in ŷ').
+//  - Linear models, logistic link (binary lasso): ŷ' = σ(m') on the margin m = intercept + Σ_j coef_j·x_j, with σ =
+//    detail::logistic, the function predict() applies. The margin update m' = m + Σ_{j∈group} coef_j·(x_perm − x)
+//    would be exact only up to rounding, and AUC and accuracy are step functions of the margins: rows whose
+//    permuted margins tie exactly under predict (a discrete or 0/1 column) would be ordered by rounding noise. So
+//    the update instead resumes predict's own sum (intercept first, nonzero coefficients in ascending column) from
+//    the first coefficient of the group: the prefix before it is computed once per group and shared by the repeats,
+//    the tail is re-summed with the permuted values, O(n·(tail length)) per repeat. The margins, probabilities and
+//    hence every metric are BIT-IDENTICAL to brute force. The unpermuted margins are checked to give back predict's
+//    probabilities bit for bit (never by inverting σ); a model that does not (another summation) takes the general
+//    path.
 //  - MLP (MlpModel with first_layer()): Z' = Z + W[:,j]·(x_perm − x)ᵀ on the first-layer pre-activations Z = W x + b,
-//    then the rest of the network (MlpModel::predict_from_first_preactivation). Equal to brute force up to rounding.
+//    then the rest of the network (MlpModel::predict_from_first_preactivation, output σ included for a binary MLP).
+//    Equal to brute force up to rounding (~1e-15 relative in the output margin), so R² and log-loss agree to
+//    ~1e-12; AUC and accuracy agree unless two rows' outputs are within rounding of each other (or of 0.5).
 //
 // Groups run in parallel over request.threads OpenMP threads; a group's score depends only on its own permutations
 // and is reduced over repeats in order, so results do not depend on the thread count.
@@ -38,6 +50,10 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
                                                             const TreeEnsemble& ensemble, const Vector& y_hat);
 ImportanceResult linear_permutation_importance(const ImportanceRequest& request, const LinearStructure& linear,
                                                const Vector& y_hat);
+/// The logistic-link path; nullopt when the margins summed in predict's order do not reproduce y_hat bit for bit.
+std::optional<ImportanceResult> logistic_linear_permutation_importance(const ImportanceRequest& request,
+                                                                       const LinearStructure& linear,
+                                                                       const Vector& y_hat);
 ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, const MlpModel& model,
                                             const Vector& y_hat);
 
