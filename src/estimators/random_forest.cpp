@@ -6,6 +6,19 @@
 // min_samples_split / min_samples_leaf count distinct rows of the node (scikit-learn counts bootstrap duplicates as
 // one row with a weight).
 //
+// Binary mode (Task::Binary, targets 0/1): scikit-learn's RandomForestClassifier with criterion "gini", grown by the
+// very same builder, because on 0/1 targets the squared-error search already is the Gini search. With bootstrap
+// counts w as weights, a node's class-1 weight S = Σ w·y and weight W = Σ w, its Gini impurity is
+// G = 1 − (S/W)² − ((W−S)/W)² = 2·S·(W−S)/W², so W_L·G_L + W_R·G_R = 2·S − 2·(S_L²/W_L + S_R²/W_R): minimising
+// the children's weighted Gini (scikit-learn's proxy_impurity_improvement = −W_R·G_R − W_L·G_L) maximises the same
+// S_L²/W_L + S_R²/W_R the regression scan maximises (it is Breiman's remark that Gini splitting equals variance
+// splitting on the class indicator). S and W are integers here, so those sums are exact in double. A leaf's value
+// S/W is the weighted fraction of class 1 among its rows, i.e. the tree's predict_proba[:, 1]; the pure-node test
+// (variance S/W·(1 − S/W) ≤ ε) fires exactly when Gini = 0; the forest averages the trees' probabilities
+// (Link::Identity) and predicts P(y = 1). Duplicates and min_samples_* count as in regression. Only exact ties
+// between candidate splits may be broken differently from scikit-learn, whose column order is random anyway.
+// Serialized binary models carry their own magic, so a model is never restored under the other task.
+//
 // Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit; a tree keeps, for each
 // column, the rows of its bootstrap sample in sorted order and, after each split, stably partitions each column's
 // node segment into left and right (the presort scheme of Breiman's original code), so split search is a linear
@@ -28,6 +41,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "estimators/detail/binary_target.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 
@@ -36,7 +50,10 @@ namespace bfs {
 namespace {
 
 constexpr std::string_view kName = "random_forest";
-constexpr std::string_view kMagic = "BFSRF1";
+constexpr std::string_view kMagic = "BFSRF1";         // regression (the format predates binary mode)
+constexpr std::string_view kMagicBinary = "BFSRFC1";  // classifier: same layout after the magic
+
+constexpr std::string_view magic_of(Task task) { return task == Task::Binary ? kMagicBinary : kMagic; }
 
 /// One entry of a column sorted by value: the value and its row (global row index of X).
 struct SortedEntry {
@@ -46,8 +63,8 @@ struct SortedEntry {
 
 class RandomForestModel final : public Model {
  public:
-  RandomForestModel(TreeEnsemble ensemble, Index num_features, int threads)
-      : ensemble_(std::move(ensemble)), num_features_(num_features), threads_(std::max(1, threads)) {}
+  RandomForestModel(TreeEnsemble ensemble, Index num_features, int threads, Task task)
+      : ensemble_(std::move(ensemble)), num_features_(num_features), threads_(std::max(1, threads)), task_(task) {}
 
   Vector predict(const Matrix& X) const override {
     if (X.cols() != num_features_) {
@@ -57,7 +74,7 @@ class RandomForestModel final : public Model {
   }
 
   std::string serialize() const override {
-    std::string out(kMagic);
+    std::string out(magic_of(task_));
     const auto p = static_cast<std::int64_t>(num_features_);
     out.append(reinterpret_cast<const char*>(&p), sizeof(p));
     append_ensemble(ensemble_, out);
@@ -71,6 +88,7 @@ class RandomForestModel final : public Model {
   TreeEnsemble ensemble_;
   Index num_features_;
   int threads_;
+  Task task_;
 };
 
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
@@ -298,12 +316,13 @@ void TreeBuilder::partition(std::int32_t c, std::int32_t begin, std::int32_t end
 
 class RandomForest final : public Estimator {
  public:
-  explicit RandomForest(const RandomForestParams& params) : params_(params) {}
+  RandomForest(const RandomForestParams& params, Task task) : params_(params), task_(task) {}
 
   std::string_view name() const override { return kName; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, kName, /*allow_nan_x=*/false);
+    if (task_ == Task::Binary) detail::validate_binary_target(y, kName);
     const Index n = X.rows(), p = X.cols();
     if (n > INT32_MAX / 2 || p > INT32_MAX / 2) throw InputError(detail::concat(kName, ": data too large"));
     const int threads = std::max(1, options.threads);
@@ -351,13 +370,18 @@ class RandomForest final : public Estimator {
       }
     }
     if (error) std::rethrow_exception(error);
-    return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads);
+    return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_);
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
     const std::string what = "random_forest model bytes";
-    if (!bytes.starts_with(kMagic)) throw InputError(what + ": not a serialized random forest");
-    bytes.remove_prefix(kMagic.size());
+    const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
+    if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_))) {
+      throw InputError(detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ",
+                                      name_of(task_)));
+    }
+    if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized random forest");
+    bytes.remove_prefix(magic_of(task_).size());
     std::int64_t p = 0;
     if (bytes.size() < sizeof(p)) throw InputError(what + ": truncated");
     std::memcpy(&p, bytes.data(), sizeof(p));
@@ -366,11 +390,12 @@ class RandomForest final : public Estimator {
     TreeEnsemble ensemble = read_ensemble(bytes, what);
     if (!bytes.empty()) throw InputError(what + ": trailing bytes");
     validate_ensemble(ensemble, p, what);
-    return std::make_unique<RandomForestModel>(std::move(ensemble), p, 1);
+    return std::make_unique<RandomForestModel>(std::move(ensemble), p, 1, task_);
   }
 
  private:
   RandomForestParams params_;
+  Task task_;
 };
 
 void check_params(const RandomForestParams& params) {
@@ -389,9 +414,8 @@ void check_params(const RandomForestParams& params) {
 }  // namespace
 
 std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task) {
-  if (task == Task::Binary) throw ConfigError("estimator.name = \"random_forest\": classification mode is not built yet");
   check_params(params);
-  return std::make_unique<RandomForest>(params);
+  return std::make_unique<RandomForest>(params, task);
 }
 
 }  // namespace bfs

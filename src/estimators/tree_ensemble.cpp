@@ -36,7 +36,7 @@ Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threa
     const float* row = X.data() + i * X.cols();
     double sum = 0.0;
     for (const FlatTree& tree : ensemble.trees) sum += predict_tree(tree, row, ensemble.strict_less);
-    out[i] = ensemble.base_score + ensemble.scale * sum;
+    out[i] = apply_link(ensemble.link, ensemble.base_score + ensemble.scale * sum);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // Shared helpers for flat-array tree ensembles (estimator.hpp's FlatTree / TreeEnsemble): batch prediction, a
 // compact binary encoding, and structural checks. The random forest stores its model in this form directly; the
 // GBM converts XGBoost's trees into it for the importance fast paths (DESIGN §4).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,9 +11,21 @@
 
 namespace bfs {
 
-/// base_score + scale · Σ_t tree_t(x) for every row of X. Trees are summed in order in double, so the result is
-/// the same number as summing predict_tree() by hand in that order. Rows are split over `threads` OpenMP threads
-/// (each row's value does not depend on it).
+/// The ensemble's inverse link on a margin in double: the margin itself, or σ(m) = 1/(1 + e^−m).
+inline double apply_link(Link link, double margin) {
+  return link == Link::Logistic ? 1.0 / (1.0 + std::exp(-margin)) : margin;
+}
+
+/// XGBoost 1.7's common::Sigmoid (src/common/math.h: 1.0f / (1.0f + expf(-x)), all in float32), which
+/// binary:logistic's PredTransform applies to the float32 margin. With the same libm expf this reproduces XGBoost's
+/// probabilities bit for bit (checked against the booster's own predictions by the gbm tests and by the tree fast
+/// path before it is used).
+inline float xgboost_sigmoid(float margin) { return 1.0f / (1.0f + std::exp(-margin)); }
+
+/// link(base_score + scale · Σ_t tree_t(x)) for every row of X (apply_link). Trees are summed in order in double,
+/// so the result is the same number as summing predict_tree() by hand in that order. Rows are split over `threads`
+/// OpenMP threads (each row's value does not depend on it). XGBoost sums in float32 instead (gbm.cpp): its
+/// predictions differ from this in the last float bits.
 Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threads = 1);
 
 
@@ -29,7 +42,7 @@ TreeShape tree_shape(const FlatTree& tree);
 void validate_ensemble(const TreeEnsemble& ensemble, Index num_features, std::string_view what);
 
 /// Appends a little-endian binary encoding of the ensemble to out (exact floats/doubles, so predictions restore
-/// bit-identically).
+/// bit-identically). The link is not encoded: the owner records its task and sets the link on reading.
 void append_ensemble(const TreeEnsemble& ensemble, std::string& out);
 /// Reads what append_ensemble wrote from the front of bytes and advances bytes past it; InputError(`what`: ...)
 /// on truncated or malformed input.
