@@ -1,6 +1,7 @@
-// Gradient-boosted regression trees through XGBoost's C API (Chen & Guestrin 2016; parameter names and meanings as
-// in the XGBoost docs, "XGBoost Parameters"): booster gbtree, objective reg:squarederror, tree_method hist;
-// max_leaves > 0 switches to grow_policy lossguide (LightGBM-style leaf-wise growth).
+// Gradient-boosted trees through XGBoost's C API (Chen & Guestrin 2016; parameter names and meanings as in the
+// XGBoost docs, "XGBoost Parameters"): booster gbtree, tree_method hist, objective reg:squarederror (Task::Regression)
+// or binary:logistic (Task::Binary, targets 0/1; predict() returns XGBoost's probabilities P(y = 1)); max_leaves > 0
+// switches to grow_policy lossguide (LightGBM-style leaf-wise growth).
 //
 // Early stopping as in XGBoost's own callback: validation_fraction of the training rows (drawn from
 // Rng::stream(seed, 0, 0, Fit)) is held out, the model is boosted one round at a time and the RMSE on the held-out
@@ -8,10 +9,17 @@
 // per round, in full precision rather than parsing the rounded text of XGBoosterEvalOneIter); boosting stops after
 // early_stopping_rounds rounds without a strict improvement and the model predicts with the best number of rounds
 // (iteration_end), which serialize() stores next to XGBoost's UBJ model bytes (with their length and an FNV-1a
-// checksum: XGBoost's UBJ reader does not bounds-check, so damaged bytes are rejected before it sees them).
+// checksum: XGBoost's UBJ reader does not bounds-check, so damaged bytes are rejected before it sees them). A binary
+// model scores the held-out rows by log-loss instead (XGBoost's eval_metric "logloss": probabilities clipped to
+// [1e-16, 1 − 1e-16]), also in full precision; its serialized form starts with its own magic, so it is never
+// restored under the other task.
 //
 // base_score is set to the mean training target (what XGBoost >= 2.0 does by default; 1.7 would start at 0.5 and
-// waste early rounds on the intercept).
+// waste early rounds on the intercept). For binary:logistic that mean is a probability (clamped into [1e-6, 1 − 1e-6]
+// for a one-class sample, as XGBoost requires base_score in (0, 1)); XGBoost 1.7 stores it as given and starts
+// boosting from the margin ProbToMargin(base_score) = −logf(1/base_score − 1) in float32 (src/objective/
+// regression_loss.h), which trees() reproduces: link(base_score + Σ trees) with the float32 sum and xgboost_sigmoid
+// (tree_ensemble.hpp) gives predict()'s probabilities bit for bit.
 //
 // Determinism: with tree_method=hist, XGBoost 1.7.4 gives bit-identical models for nthread 1 and 2 on the same data
 // and seed (checked by the unit test "gbm_thread_count_independent", including subsample/colsample < 1), so
@@ -34,6 +42,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "estimators/detail/binary_target.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 
@@ -42,7 +51,10 @@ namespace bfs {
 namespace {
 
 constexpr std::string_view kName = "gbm";
-constexpr std::string_view kMagic = "BFSGBM1";
+constexpr std::string_view kMagic = "BFSGBM1";         // regression (the format predates binary mode)
+constexpr std::string_view kMagicBinary = "BFSGBMC1";  // binary:logistic: same layout after the magic
+
+constexpr std::string_view magic_of(Task task) { return task == Task::Binary ? kMagicBinary : kMagic; }
 
 void xgb_check(int rc, const char* call) {
   if (rc != 0) throw Error(detail::concat("gbm: XGBoost call ", call, " failed: ", XGBGetLastError()));
@@ -93,11 +105,22 @@ std::string predict_config(int iteration_end) {
 }
 
 /// XGBoost's saved JSON model (doc/model.schema) → flat trees, keeping only the first `rounds` trees and only the
-/// nodes reachable from each root (pruned nodes stay in XGBoost's arrays), renumbered breadth-first.
+/// nodes reachable from each root (pruned nodes stay in XGBoost's arrays), renumbered breadth-first. The objective
+/// recorded in the model decides the link and how base_score becomes the starting margin.
 TreeEnsemble ensemble_from_json(const nlohmann::json& model, int rounds) {
   const auto& learner = model.at("learner");
   TreeEnsemble ensemble;
-  ensemble.base_score = static_cast<float>(std::stod(learner.at("learner_model_param").at("base_score").get<std::string>()));
+  const auto base_score =
+      static_cast<float>(std::stod(learner.at("learner_model_param").at("base_score").get<std::string>()));
+  const auto objective = learner.at("objective").at("name").get<std::string>();
+  if (objective == "binary:logistic") {
+    ensemble.link = Link::Logistic;
+    // LogisticRegression::ProbToMargin in float32, as XGBoost 1.7 computes its starting margin
+    ensemble.base_score = static_cast<double>(-std::log(1.0f / base_score - 1.0f));
+  } else {
+    BFS_CHECK(objective == "reg:squarederror", "gbm: unexpected XGBoost objective " + objective);
+    ensemble.base_score = base_score;
+  }
   ensemble.scale = 1.0;
   ensemble.strict_less = true;  // XGBoost goes left when x < split_condition
   const auto& trees = learner.at("gradient_booster").at("model").at("trees");
@@ -141,8 +164,8 @@ TreeEnsemble ensemble_from_json(const nlohmann::json& model, int rounds) {
 
 class GbmModel final : public Model {
  public:
-  GbmModel(BoosterPtr booster, Index num_features, int rounds)
-      : booster_(std::move(booster)), num_features_(num_features), rounds_(rounds) {}
+  GbmModel(BoosterPtr booster, Index num_features, int rounds, Task task)
+      : booster_(std::move(booster)), num_features_(num_features), rounds_(rounds), task_(task) {}
 
   Vector predict(const Matrix& X) const override {
     if (X.cols() != num_features_) {
@@ -171,7 +194,7 @@ class GbmModel final : public Model {
     const char* bytes = nullptr;
     BFS_XGB(XGBoosterSaveModelToBuffer, booster_.get(), R"({"format": "ubj"})", &length, &bytes);
     // Layout: magic, int64 features, int32 rounds used, uint64 model length, uint64 FNV-1a, XGBoost UBJ bytes.
-    std::string out(kMagic);
+    std::string out(magic_of(task_));
     const auto p = static_cast<std::int64_t>(num_features_);
     const auto rounds = static_cast<std::int32_t>(rounds_);
     const auto size = static_cast<std::uint64_t>(length);
@@ -205,35 +228,72 @@ class GbmModel final : public Model {
   BoosterPtr booster_;
   Index num_features_;
   int rounds_;  ///< trees used for prediction: the best round count under early stopping
+  Task task_;
   mutable std::once_flag trees_once_;
   mutable TreeEnsemble trees_;
 };
 
+/// The rows held out for early stopping (is_valid[i] = 1), drawn from rng; none when early stopping is off or the
+/// data are too few.
+std::vector<std::uint8_t> validation_rows(const GbmParams& params, Index n, Rng& rng) {
+  std::vector<std::uint8_t> is_valid(n, 0);
+  if (params.validation_fraction > 0.0 && params.early_stopping_rounds > 0) {
+    const auto n_valid = static_cast<Index>(std::ceil(params.validation_fraction * static_cast<double>(n)));
+    if (n_valid >= n) return is_valid;  // too few rows to hold any out: train on all, no early stopping
+    const auto perm = rng.permutation(n);
+    for (Index k = 0; k < n_valid; ++k) is_valid[perm[k]] = 1;
+  }
+  return is_valid;
+}
+
+/// base_score: the mean training target; for binary:logistic a probability, kept inside (0, 1) as XGBoost requires.
+double starting_score(const std::vector<float>& y_train, const Vector& y, const std::vector<std::uint8_t>& is_valid,
+                      Task task) {
+  double mean = 0.0;
+  for (Index i = 0; i < y.size(); ++i) {
+    if (!is_valid[i]) mean += y[i];
+  }
+  mean /= static_cast<double>(y_train.size());
+  return task == Task::Binary ? std::clamp(mean, 1e-6, 1.0 - 1e-6) : mean;
+}
+
+/// The held-out score early stopping minimises, from XGBoost's predictions: RMSE (regression) or the mean
+/// log-loss with XGBoost's clipping of probabilities to [1e-16, 1 − 1e-16] (binary).
+double validation_loss(const float* pred, const std::vector<float>& y_valid, Task task) {
+  const auto n = static_cast<double>(y_valid.size());
+  double sum = 0.0;
+  if (task == Task::Binary) {
+    constexpr double kEps = 1e-16;
+    for (std::size_t i = 0; i < y_valid.size(); ++i) {
+      const double q = std::clamp(static_cast<double>(pred[i]), kEps, 1.0 - kEps);
+      sum -= y_valid[i] != 0.0f ? std::log(q) : std::log(1.0 - q);
+    }
+    return sum / n;
+  }
+  for (std::size_t i = 0; i < y_valid.size(); ++i) {
+    const double d = static_cast<double>(pred[i]) - static_cast<double>(y_valid[i]);
+    sum += d * d;
+  }
+  return std::sqrt(sum / n);
+}
+
 class Gbm final : public Estimator {
  public:
-  explicit Gbm(const GbmParams& params) : params_(params) {}
+  Gbm(const GbmParams& params, Task task) : params_(params), task_(task) {}
 
   std::string_view name() const override { return kName; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, kName, /*allow_nan_x=*/true);
+    if (task_ == Task::Binary) detail::validate_binary_target(y, kName);
     const Index n = X.rows(), p = X.cols();
     const int threads = std::max(1, options.threads);
     Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);
-
-    Index n_valid = 0;
-    if (params_.validation_fraction > 0.0 && params_.early_stopping_rounds > 0) {
-      n_valid = static_cast<Index>(std::ceil(params_.validation_fraction * static_cast<double>(n)));
-      if (n_valid >= n) n_valid = 0;  // too few rows to hold any out: train on all, no early stopping
-    }
-    std::vector<std::uint8_t> is_valid(n, 0);
-    if (n_valid > 0) {
-      const auto perm = rng.permutation(n);
-      for (Index k = 0; k < n_valid; ++k) is_valid[perm[k]] = 1;
-    }
+    const std::vector<std::uint8_t> is_valid = validation_rows(params_, n, rng);
     const auto xgb_seed = static_cast<std::int64_t>(rng.next_u64() >> 33);  // XGBoost seeds a 32-bit mt19937
 
     // Train/validation rows in their original order.
+    const Index n_valid = std::count(is_valid.begin(), is_valid.end(), std::uint8_t{1});
     Matrix x_train, x_valid;
     std::vector<float> y_train, y_valid;
     const Matrix* train = &X;
@@ -253,11 +313,6 @@ class Gbm final : public Estimator {
     } else {
       for (Index i = 0; i < n; ++i) y_train.push_back(static_cast<float>(y[i]));
     }
-    double mean = 0.0;
-    for (Index i = 0; i < n; ++i) {
-      if (!is_valid[i]) mean += y[i];
-    }
-    mean /= static_cast<double>(n - n_valid);
 
     DMatrixPtr dtrain = make_dmatrix(train->data(), train->rows(), p, y_train, threads);
     DMatrixPtr dvalid;
@@ -268,28 +323,11 @@ class Gbm final : public Estimator {
     BoosterHandle raw = nullptr;
     BFS_XGB(XGBoosterCreate, cache, n_valid > 0 ? 2 : 1, &raw);
     BoosterPtr booster(raw);
-    set_param(raw, "verbosity", "0");
-    set_param(raw, "booster", "gbtree");
-    set_param(raw, "objective", "reg:squarederror");
-    set_param(raw, "tree_method", "hist");
-    set_param(raw, "nthread", std::to_string(threads));
-    set_param(raw, "seed", std::to_string(xgb_seed));
-    set_param(raw, "base_score", format_double(mean));
-    set_param(raw, "eta", format_double(params_.learning_rate));
-    set_param(raw, "max_depth", std::to_string(params_.max_depth));
-    if (params_.max_leaves > 0) {
-      set_param(raw, "grow_policy", "lossguide");
-      set_param(raw, "max_leaves", std::to_string(params_.max_leaves));
-    }
-    set_param(raw, "min_child_weight", format_double(params_.min_child_weight));
-    set_param(raw, "lambda", format_double(params_.lambda));
-    set_param(raw, "colsample_bytree", format_double(params_.colsample));
-    set_param(raw, "subsample", format_double(params_.subsample));
-    set_param(raw, "max_bin", std::to_string(params_.max_bin));
+    set_params(raw, threads, xgb_seed, starting_score(y_train, y, is_valid, task_));
 
     const std::string valid_config = predict_config(0);
     int best_rounds = params_.n_estimators;
-    double best_rmse = std::numeric_limits<double>::infinity();
+    double best_loss = std::numeric_limits<double>::infinity();
     for (int round = 0; round < params_.n_estimators; ++round) {
       BFS_XGB(XGBoosterUpdateOneIter, raw, round, dtrain.get());
       if (n_valid == 0) continue;
@@ -297,20 +335,15 @@ class Gbm final : public Estimator {
       bst_ulong dim = 0;
       const float* pred = nullptr;
       BFS_XGB(XGBoosterPredictFromDMatrix, raw, dvalid.get(), valid_config.c_str(), &shape, &dim, &pred);
-      double sse = 0.0;
-      for (Index i = 0; i < n_valid; ++i) {
-        const double d = static_cast<double>(pred[i]) - static_cast<double>(y_valid[i]);
-        sse += d * d;
-      }
-      const double rmse = std::sqrt(sse / static_cast<double>(n_valid));
-      if (rmse < best_rmse) {
-        best_rmse = rmse;
+      const double loss = validation_loss(pred, y_valid, task_);
+      if (loss < best_loss) {
+        best_loss = loss;
         best_rounds = round + 1;
       } else if (round + 1 - best_rounds >= params_.early_stopping_rounds) {
         break;
       }
     }
-    return std::make_unique<GbmModel>(std::move(booster), p, best_rounds);
+    return std::make_unique<GbmModel>(std::move(booster), p, best_rounds, task_);
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
@@ -318,8 +351,13 @@ class Gbm final : public Estimator {
     std::int64_t p = 0;
     std::int32_t rounds = 0;
     std::uint64_t size = 0, hash = 0;
-    if (!bytes.starts_with(kMagic)) throw InputError(what + ": not a serialized gbm model");
-    bytes.remove_prefix(kMagic.size());
+    const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
+    if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_))) {
+      throw InputError(detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ",
+                                      name_of(task_)));
+    }
+    if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized gbm model");
+    bytes.remove_prefix(magic_of(task_).size());
     constexpr std::size_t kHeader = sizeof(p) + sizeof(rounds) + sizeof(size) + sizeof(hash);
     if (bytes.size() < kHeader) throw InputError(what + ": truncated");
     std::memcpy(&p, bytes.data(), sizeof(p));
@@ -343,7 +381,7 @@ class Gbm final : public Estimator {
     if (static_cast<std::int64_t>(features) != p || rounds > boosted) {
       throw InputError(what + ": header does not match the XGBoost model");
     }
-    auto model = std::make_unique<GbmModel>(std::move(booster), p, rounds);
+    auto model = std::make_unique<GbmModel>(std::move(booster), p, rounds, task_);
     // One prediction now runs XGBoost's lazy configuration, so later concurrent predict() calls only read.
     const std::vector<float> probe(static_cast<std::size_t>(p), std::numeric_limits<float>::quiet_NaN());
     model->predict_dense(probe.data(), 1, p);
@@ -351,7 +389,35 @@ class Gbm final : public Estimator {
   }
 
  private:
+  /// The booster's parameters, in the order regression models have always been configured with.
+  void set_params(BoosterHandle raw, int threads, std::int64_t xgb_seed, double base_score) const {
+    set_param(raw, "verbosity", "0");
+    set_param(raw, "booster", "gbtree");
+    if (task_ == Task::Binary) {
+      set_param(raw, "objective", "binary:logistic");
+      set_param(raw, "eval_metric", "logloss");
+    } else {
+      set_param(raw, "objective", "reg:squarederror");
+    }
+    set_param(raw, "tree_method", "hist");
+    set_param(raw, "nthread", std::to_string(threads));
+    set_param(raw, "seed", std::to_string(xgb_seed));
+    set_param(raw, "base_score", format_double(base_score));
+    set_param(raw, "eta", format_double(params_.learning_rate));
+    set_param(raw, "max_depth", std::to_string(params_.max_depth));
+    if (params_.max_leaves > 0) {
+      set_param(raw, "grow_policy", "lossguide");
+      set_param(raw, "max_leaves", std::to_string(params_.max_leaves));
+    }
+    set_param(raw, "min_child_weight", format_double(params_.min_child_weight));
+    set_param(raw, "lambda", format_double(params_.lambda));
+    set_param(raw, "colsample_bytree", format_double(params_.colsample));
+    set_param(raw, "subsample", format_double(params_.subsample));
+    set_param(raw, "max_bin", std::to_string(params_.max_bin));
+  }
+
   GbmParams params_;
+  Task task_;
 };
 
 void check_params(const GbmParams& params) {
@@ -379,9 +445,8 @@ void check_params(const GbmParams& params) {
 }  // namespace
 
 std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task) {
-  if (task == Task::Binary) throw ConfigError("estimator.name = \"gbm\": classification mode is not built yet");
   check_params(params);
-  return std::make_unique<Gbm>(params);
+  return std::make_unique<Gbm>(params, task);
 }
 
 }  // namespace bfs
