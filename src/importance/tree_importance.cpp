@@ -15,9 +15,13 @@
 // A row whose leaf values all stay put keeps its prediction; otherwise its prediction is re-summed from its first
 // changed tree with the stored prefix sums, in the model's own summation order and precision (several rows side by
 // side over a per-thread copy of the leaf values holding the permuted ones, which changes no rounding), which gives
-// the permuted prediction bit for bit. The summation is identified by reproducing the unpermuted predictions exactly:
-//  - Double: base_score + scale·(Σ_t tree_t in double, in tree order), as predict_ensemble (random forest);
-//  - Float32: float(base_score) then += float(tree_t) in tree order, as XGBoost's CPU predictor (gbm).
+// the permuted prediction bit for bit. The summation and link are identified by reproducing the unpermuted
+// predictions exactly:
+//  - Double: link(base_score + scale·(Σ_t tree_t in double, in tree order)), as predict_ensemble (random forest,
+//    regressor or classifier: both keep the identity link);
+//  - Float32: float(base_score) then += float(tree_t) in tree order, as XGBoost's CPU predictor (gbm), then for a
+//    logistic ensemble (binary:logistic) XGBoost's own float32 sigmoid 1/(1 + expf(−m)) (common::Sigmoid, see
+//    xgboost_sigmoid in tree_ensemble.hpp), so the permuted probabilities are XGBoost's bits too.
 // When neither (or, ambiguously, both) reproduces every baseline prediction the caller takes the general path.
 
 #include <algorithm>
@@ -124,9 +128,9 @@ void resum_rows(const TreeEnsemble& ensemble, const TreeIndex& index, const std:
     for (std::size_t j = 0; j < k; ++j) {
       double y;
       if constexpr (std::is_same_v<Acc, float>) {
-        y = static_cast<double>(acc[j]);
+        y = finish_float(ensemble, acc[j]);
       } else {
-        y = ensemble.base_score + ensemble.scale * acc[j];
+        y = finish_double(ensemble, acc[j]);
       }
       scratch.y_perm[rows[r0 + j].row] = y;
     }

@@ -17,6 +17,7 @@
 #endif
 
 #include "core/error.hpp"
+#include "estimators/tree_ensemble.hpp"
 #include "importance/fast_paths.hpp"
 #include "importance/metrics.hpp"
 
@@ -184,7 +185,7 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
     count_paths<false>(index, X, count.data(), threads);
   }
 
-  // Which summation reproduces the model's own predictions?
+  // Which summation (then the link in the same precision) reproduces the model's own predictions?
   const auto base_float = static_cast<float>(ensemble.base_score);
   bool double_ok = true;
   bool float_ok = ensemble.scale == 1.0 && static_cast<double>(base_float) == ensemble.base_score;
@@ -196,8 +197,8 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
       sum += v[t];
       acc += static_cast<float>(v[t]);
     }
-    double_ok = double_ok && ensemble.base_score + ensemble.scale * sum == y_hat[i];
-    float_ok = float_ok && static_cast<double>(acc) == y_hat[i];
+    double_ok = double_ok && finish_double(ensemble, sum) == y_hat[i];
+    float_ok = float_ok && finish_float(ensemble, acc) == y_hat[i];
   }
   // Neither, or both (nothing was rounded, so the unpermuted rows cannot tell them apart): the general path.
   if (double_ok == float_ok) return false;

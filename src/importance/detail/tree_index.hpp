@@ -8,6 +8,7 @@
 
 #include "core/types.hpp"
 #include "estimators/estimator.hpp"
+#include "estimators/tree_ensemble.hpp"
 
 namespace bfs::detail::tree_index {
 
@@ -38,6 +39,17 @@ struct PathEntry {
 
 /// How the model adds its trees up; see the file comment.
 enum class Summation { Double, Float32 };
+
+/// A prediction from the sum of the trees' leaf values in double (Summation::Double, as predict_ensemble):
+/// apply_link(base_score + scale·sum).
+inline double finish_double(const TreeEnsemble& ensemble, double sum) {
+  return apply_link(ensemble.link, ensemble.base_score + ensemble.scale * sum);
+}
+/// A prediction from XGBoost's float32 margin (Summation::Float32, base_score already in it): the margin, or
+/// XGBoost's float32 sigmoid of it for a logistic ensemble (binary:logistic's PredTransform).
+inline double finish_float(const TreeEnsemble& ensemble, float margin) {
+  return static_cast<double>(ensemble.link == Link::Logistic ? xgboost_sigmoid(margin) : margin);
+}
 
 /// The per-arm precomputation.
 struct TreeIndex {
