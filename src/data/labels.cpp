@@ -26,7 +26,9 @@ std::string list_values(const std::vector<double>& values) {
   return out + (values.size() > 3 ? ", ...)" : ")");
 }
 
-const char* nonfinite_kind(double v) { return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"); }
+const char* nonfinite_kind(double v) {
+  return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf");
+}
 
 }  // namespace
 
@@ -41,8 +43,9 @@ BinaryLabels validate_binary_labels(std::span<const double> y, std::optional<dou
   values.erase(std::unique(values.begin(), values.end()), values.end());
   const std::string where = detail::concat("data.task = \"binary\": y in '", origin, "'");
   if (values.size() != 2) {
-    throw InputError(detail::concat(where, " has ", values.size(), values.size() == 1 ? " distinct value " : " distinct values ",
-                                    list_values(values), "; binary targets need exactly two"));
+    throw InputError(detail::concat(where, " has ", values.size(),
+                                    values.size() == 1 ? " distinct value " : " distinct values ", list_values(values),
+                                    "; binary targets need exactly two"));
   }
   const double low = values[0], high = values[1];
   if (positive_label) {
@@ -55,8 +58,9 @@ BinaryLabels validate_binary_labels(std::span<const double> y, std::optional<dou
     return {positive == low ? high : low, positive};
   }
   if ((low == 0.0 || low == -1.0) && high == 1.0) return {low, 1.0};
-  throw InputError(detail::concat(where, " has 2 distinct values ", list_values(values),
-                                  ", neither {0, 1} nor {-1, 1}; set data.positive_label to the value that is class 1"));
+  throw InputError(
+      detail::concat(where, " has 2 distinct values ", list_values(values),
+                     ", neither {0, 1} nor {-1, 1}; set data.positive_label to the value that is class 1"));
 }
 
 void apply_binary_labels(Vector& y, const BinaryLabels& labels) {
@@ -65,8 +69,8 @@ void apply_binary_labels(Vector& y, const BinaryLabels& labels) {
 
 void map_labels(Vector& y, const LabelSpec& spec, const std::string& origin) {
   if (spec.task != Task::Binary) return;
-  const BinaryLabels labels = validate_binary_labels(std::span<const double>(y.data(), static_cast<std::size_t>(y.size())),
-                                                     spec.positive_label, origin);
+  const BinaryLabels labels = validate_binary_labels(
+      std::span<const double>(y.data(), static_cast<std::size_t>(y.size())), spec.positive_label, origin);
   apply_binary_labels(y, labels);
 }
 

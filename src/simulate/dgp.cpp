@@ -139,7 +139,8 @@ class SimulatedSource final : public DataSource {
     return data;
   }
   std::string describe() const override {
-    return detail::concat("simulate:", spec_.dgp, spec_.binary ? " binary" : "", " (n = ", spec_.n, " per batch, p = ", spec_.p,
+    return detail::concat("simulate:", spec_.dgp, spec_.binary ? " binary" : "", " (n = ", spec_.n,
+                          " per batch, p = ", spec_.p,
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", seed ", spec_.seed, ")");
   }

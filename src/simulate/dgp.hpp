@@ -9,12 +9,12 @@
 // Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate); y is computed from the float values
 // stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
 //
-// Binary (SimulateSpec::binary, data.task = "binary"): y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and population
-// standard deviation of f over the batch's own rows. Standardising per batch puts every DGP on one scale (class
-// balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price is that a row's P(y = 1) depends
-// on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g. n = 1) is a ConfigError. The batch
-// draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform per row, in row
-// order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the same seed.
+// Binary (SimulateSpec::binary, data.task = "binary"): y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and
+// population standard deviation of f over the batch's own rows. Standardising per batch puts every DGP on one scale
+// (class balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price is that a row's P(y = 1)
+// depends on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g. n = 1) is a ConfigError.
+// The batch draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform per row,
+// in row order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the same seed.
 // The truth is unchanged (x1..x5).
 #include <cstdint>
 #include <memory>

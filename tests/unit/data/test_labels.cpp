@@ -24,9 +24,13 @@ using bfs::test::TempDir;
 
 namespace {
 
-Vector vec(std::vector<double> v) { return Eigen::Map<const Vector>(v.data(), static_cast<Index>(v.size())); }
+Vector vec(std::vector<double> v) {
+  return Eigen::Map<const Vector>(v.data(), static_cast<Index>(v.size()));
+}
 
-std::vector<double> values_of(const Vector& y) { return {y.data(), y.data() + y.size()}; }
+std::vector<double> values_of(const Vector& y) {
+  return {y.data(), y.data() + y.size()};
+}
 
 const LabelSpec kBinary{Task::Binary, std::nullopt};
 
@@ -94,8 +98,8 @@ BOOST_AUTO_TEST_CASE(errors_name_the_task_the_file_the_count_and_the_values) {
                       "exactly two"});
   expect_label_error({4, 3, 2, 1, 0}, std::nullopt, {"data.task", "'x.csv'", "5 distinct values (0, 1, 2, ...)"});
   expect_label_error({7, 7, 7}, std::nullopt, {"data.task = \"binary\"", "'x.csv'", "1 distinct value (7)"});
-  expect_label_error({2, 5, 2}, 3.0, {"data.task = \"binary\"", "data.positive_label = 3", "'x.csv'",
-                                      "2 distinct values", "(2, 5)"});
+  expect_label_error({2, 5, 2}, 3.0,
+                     {"data.task = \"binary\"", "data.positive_label = 3", "'x.csv'", "2 distinct values", "(2, 5)"});
   expect_label_error({2, 5, 2}, std::nullopt,
                      {"data.task = \"binary\"", "'x.csv'", "2 distinct values (2, 5)", "set data.positive_label"});
   // Values are printed exactly, so labels that differ late are told apart.
@@ -158,7 +162,8 @@ BOOST_AUTO_TEST_CASE(hdf5_panel_is_validated_over_all_rows_at_open) {
   const std::string ok = write_panel(dir, "ok.h5", {-1, -1, -1, -1, 1, -1, 1}, {0, 4, 7});
   auto source = make_hdf5_source(ok, true, 0, 1, kBinary);
   BOOST_TEST(source->num_periods() == 2);
-  BOOST_TEST(values_of(source->load_period(0).y) == std::vector<double>({0, 0, 0, 0}), boost::test_tools::per_element());
+  BOOST_TEST(values_of(source->load_period(0).y) == std::vector<double>({0, 0, 0, 0}),
+             boost::test_tools::per_element());
   BOOST_TEST(values_of(source->load_period(1).y) == std::vector<double>({1, 0, 1}), boost::test_tools::per_element());
 
   // A third value in the last period fails when the source opens, before any period is loaded.
