@@ -11,7 +11,10 @@
 // z_i = η_i + (y_i − p_i)/w_i — and an inner loop minimises the weighted penalised least squares
 // 1/(2n) Σ w_i (z_i − β₀ − x_iβ)² + λ||β||₁ by coordinate descent (logistic_lasso.cpp). The CV loss is then the
 // held-out mean log-loss (the binomial deviance / 2n) instead of the MSE, and the model predicts
-// P(y = 1) = σ(intercept + Σ_j coef_j x_j) with Link::Logistic.
+// P(y = 1) = σ(intercept + Σ_j coef_j x_j) with Link::Logistic. LassoParams carry over: max_iter bounds both the
+// IRLS steps per λ and the coordinate passes per step, and tol is glmnet's threshold on the weighted squared
+// coefficient change scaled by var(y) = ȳ(1 − ȳ), as the regression rule scales it by var(y). Training rows of one
+// class only have no finite fit: InputError.
 #include <memory>
 #include <string>
 #include <string_view>

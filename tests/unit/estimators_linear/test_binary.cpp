@@ -188,6 +188,8 @@ BOOST_AUTO_TEST_CASE(logistic_lasso_cv_recovers_the_true_support) {
   BOOST_TEST(coef[7] > 0.0);
   int false_positives = 0;
   for (Index j = 0; j < coef.size(); ++j) false_positives += (j != 1 && j != 3 && j != 7 && coef[j] != 0.0) ? 1 : 0;
+  BOOST_TEST_MESSAGE("logistic cv: lambda " << lasso.lambda() << " of " << lasso.lambda_path().size()
+                                            << " on the path, false positives " << false_positives);
   BOOST_TEST(false_positives <= 3, "false positives " << false_positives << ", lambda " << lasso.lambda());
   // The held-out log-loss at the choice beats the null model's (the path's first value) by a clear margin.
   const double null_loss = lasso.cv_loss().front();
