@@ -60,13 +60,11 @@ PolicySettings PolicySettings::from(const BanditConfig& bandit) {
 }
 
 Policy::Policy(PolicySettings settings) : settings_(std::move(settings)) {
-  if (settings_.name != "ts" && settings_.name != "ttts" && settings_.name != "tvs")
-    throw ConfigError("bandit.policy: unknown policy '" + settings_.name + "' (known: ts, ttts, tvs)");
-  threshold_ = settings_.name == "tvs" ? tvs_threshold(settings_.tvs_c) : 0.5;
+  threshold_ = settings_.name == PolicyKind::Tvs ? tvs_threshold(settings_.tvs_c) : 0.5;
 }
 
 FeatureSet Policy::oracle(const std::vector<double>& theta) const {
-  if (settings_.name == "tvs" && settings_.tvs_q > 0) return top_q_oracle(theta, threshold_, settings_.tvs_q);
+  if (settings_.name == PolicyKind::Tvs && settings_.tvs_q > 0) return top_q_oracle(theta, threshold_, settings_.tvs_q);
   return threshold_oracle(theta, threshold_);
 }
 
@@ -76,7 +74,7 @@ ArmDraw Policy::choose(const BetaPosterior& posterior, std::uint64_t seed, std::
   Rng first = Rng::stream(seed, round, slot, Purpose::PolicyFirst);
   draw.arm = oracle(posterior.sample(first));
 
-  if (settings_.name == "ttts") {
+  if (settings_.name == PolicyKind::Ttts) {
     Rng second = Rng::stream(seed, round, slot, Purpose::PolicySecond);
     if (second.uniform() > 0.5) {
       bool found = false;

@@ -42,7 +42,7 @@ struct ArmDraw {
 };
 
 struct PolicySettings {
-  std::string name = "ttts";
+  PolicyKind name = PolicyKind::Ttts;
   double max_features = 1.0;
   int max_redraws = 100;
   double tvs_c = 0.6180339887498949;

@@ -31,20 +31,18 @@ bool separates(const std::vector<double>& means, const FeatureSet& truth) {
   return true;
 }
 
-StoppingRule::StoppingRule(std::string name, int window, FeatureSet truth, bool has_truth)
-    : name_(std::move(name)), window_(window), truth_(std::move(truth)) {
-  if (name_ == "rank-stable" && window_ == 0) window_ = 50;
-  if (name_ == "selected-stable" && window_ == 0) window_ = 100;
-  if (name_ == "truth" && !has_truth)
+StoppingRule::StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth)
+    : rule_(rule), window_(window), truth_(std::move(truth)) {
+  if (rule_ == StopRule::RankStable && window_ == 0) window_ = 50;
+  if (rule_ == StopRule::SelectedStable && window_ == 0) window_ = 100;
+  if (rule_ == StopRule::Truth && !has_truth)
     throw ConfigError("bandit.stop = \"truth\" needs data with a known truth (simulated data or /truth in HDF5)");
-  if (name_ != "iterations" && name_ != "rank-stable" && name_ != "selected-stable" && name_ != "truth")
-    throw ConfigError("bandit.stop: unknown rule '" + name_ + "'");
 }
 
 bool StoppingRule::observe(const std::vector<double>& means) {
-  if (name_ == "iterations") return false;
-  if (name_ == "truth") return separates(means, truth_);
-  FeatureSet key = name_ == "rank-stable" ? ranked_set(means) : selected_set(means);
+  if (rule_ == StopRule::Iterations) return false;
+  if (rule_ == StopRule::Truth) return separates(means, truth_);
+  FeatureSet key = rule_ == StopRule::RankStable ? ranked_set(means) : selected_set(means);
   if (key == last_key && stable_count > 0) {
     ++stable_count;
   } else {
@@ -55,9 +53,9 @@ bool StoppingRule::observe(const std::vector<double>& means) {
 }
 
 std::string StoppingRule::reason() const {
-  if (name_ == "truth") return "truth separated";
-  if (name_ == "rank-stable") return "ranked set stable for " + std::to_string(window_) + " iterations";
-  if (name_ == "selected-stable") return "selected set stable for " + std::to_string(window_) + " iterations";
+  if (rule_ == StopRule::Truth) return "truth separated";
+  if (rule_ == StopRule::RankStable) return "ranked set stable for " + std::to_string(window_) + " iterations";
+  if (rule_ == StopRule::SelectedStable) return "selected set stable for " + std::to_string(window_) + " iterations";
   return "iterations";
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bandit/beta_posterior.hpp"
+#include "config/job_config.hpp"
 
 namespace bfs {
 
@@ -23,11 +24,11 @@ bool separates(const std::vector<double>& means, const FeatureSet& truth);
 
 class StoppingRule {
  public:
-  /// name: iterations | rank-stable | selected-stable | truth; window 0 = the rule's default.
-  StoppingRule(std::string name, int window, FeatureSet truth, bool has_truth);
+  /// window 0 = the rule's default.
+  StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth);
   /// Feeds the posterior means after an iteration; true when the run should stop now.
   bool observe(const std::vector<double>& means);
-  const std::string& name() const { return name_; }
+  StopRule rule() const { return rule_; }
   int window() const { return window_; }
   /// Why it stopped, for run.json.
   std::string reason() const;
@@ -37,7 +38,7 @@ class StoppingRule {
   int stable_count = 0;
 
  private:
-  std::string name_;
+  StopRule rule_;
   int window_;
   FeatureSet truth_;
 };

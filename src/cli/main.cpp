@@ -61,7 +61,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     context.log->info("banditfs {} run {} -> {} ({} rank{})", BANDITFS_VERSION, args.job_path, out_dir.string(),
                       session.size(), session.size() > 1 ? "s" : "");
     context.log->info("method {} policy {} estimator {} reward {} (nu = {}) seed {} threads {}", job.method.name,
-                      job.bandit.policy, job.estimator.name, job.reward.rule, job.reward.threshold, job.run.seed,
+                      name_of(job.bandit.policy), name_of(job.estimator.name), name_of(job.reward.rule), job.reward.threshold, job.run.seed,
                       context.threads);
   }
 

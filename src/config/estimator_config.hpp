@@ -1,9 +1,14 @@
 #pragma once
 // The [estimator] section: the estimator's name plus one parameter struct per estimator. Only the keys of the
 // chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the paper's heuristics (paper 000 §4).
+#include <array>
 #include <cstdint>
+#include <string_view>
+#include <utility>
 #include <string>
 #include <vector>
+
+#include "core/enum_names.hpp"
 
 namespace bfs {
 
@@ -65,8 +70,17 @@ struct MlpParams {
   double tol = 1e-4;
 };
 
+/// estimator.name: the estimators the registry (estimators/registry.cpp) builds, declared once here.
+enum class EstimatorName { Lasso, RandomForest, Gbm, Mlp };
+constexpr std::array<std::pair<EstimatorName, std::string_view>, 4> enum_table(EstimatorName) {
+  return {{{EstimatorName::Lasso, "lasso"},
+           {EstimatorName::RandomForest, "random_forest"},
+           {EstimatorName::Gbm, "gbm"},
+           {EstimatorName::Mlp, "mlp"}}};
+}
+
 struct EstimatorConfig {
-  std::string name = "random_forest";
+  EstimatorName name = EstimatorName::RandomForest;
   LassoParams lasso;
   RandomForestParams random_forest;
   GbmParams gbm;

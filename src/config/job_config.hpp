@@ -2,16 +2,47 @@
 // One aggregate struct per job-file section (DESIGN §6). Each field is declared here once with its default; its
 // bounds, allowed values and description live next to it in the schema (config/schema.cpp), which drives parsing,
 // validation, --set overrides and the canonical dump stored in results.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config/estimator_config.hpp"
 #include "core/task.hpp"
 
 namespace bfs {
+
+/// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
+enum class Mode { Offline, Online };
+/// bandit.policy (bandit/policy.hpp): Thompson sampling, top-two Thompson sampling, the TVS oracles.
+enum class PolicyKind { Ts, Ttts, Tvs };
+/// bandit.stop (bandit/stopping.hpp).
+enum class StopRule { Iterations, RankStable, SelectedStable, Truth };
+/// reward.rule (importance/reward.hpp).
+enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero };
+
+constexpr std::array<std::pair<Mode, std::string_view>, 2> enum_table(Mode) {
+  return {{{Mode::Offline, "offline"}, {Mode::Online, "online"}}};
+}
+constexpr std::array<std::pair<PolicyKind, std::string_view>, 3> enum_table(PolicyKind) {
+  return {{{PolicyKind::Ts, "ts"}, {PolicyKind::Ttts, "ttts"}, {PolicyKind::Tvs, "tvs"}}};
+}
+constexpr std::array<std::pair<StopRule, std::string_view>, 4> enum_table(StopRule) {
+  return {{{StopRule::Iterations, "iterations"},
+           {StopRule::RankStable, "rank-stable"},
+           {StopRule::SelectedStable, "selected-stable"},
+           {StopRule::Truth, "truth"}}};
+}
+constexpr std::array<std::pair<RewardRule, std::string_view>, 4> enum_table(RewardRule) {
+  return {{{RewardRule::Absolute, "absolute"},
+           {RewardRule::Relative, "relative"},
+           {RewardRule::Bernoulli, "bernoulli"},
+           {RewardRule::LassoNonzero, "lasso-nonzero"}}};
+}
 
 struct DataConfig {
   std::string source = "simulate";  ///< simulate | hdf5 | csv
@@ -30,7 +61,7 @@ struct DataConfig {
 };
 
 struct RewardConfig {
-  std::string rule = "absolute";  ///< absolute | relative | bernoulli | lasso-nonzero
+  RewardRule rule = RewardRule::Absolute;
   double threshold = 0.01;        ///< ν
   int repeats = 10;               ///< B permutation repeats (Algorithm 3)
   /// The metric whose drop is the importance; unset = the task's default (AUC binary, R² regression).
@@ -45,9 +76,9 @@ struct RewardConfig {
 };
 
 struct BanditConfig {
-  std::string policy = "ttts";   ///< ts | ttts | tvs
+  PolicyKind policy = PolicyKind::Ttts;
   int iterations = 200;
-  std::string mode = "offline";  ///< offline | online
+  Mode mode = Mode::Offline;
   int iterations_per_period = 1;
   int passes = 1;                ///< online: passes over the batches (paper 003 §5.2)
   bool time_series = false;      ///< online: keep row order, test rows = last 20% of the period
@@ -61,7 +92,7 @@ struct BanditConfig {
   int max_redraws = 100;         ///< TTTS: bound on S' redraws
   double tvs_c = 0.6180339887498949;  ///< TVS C; C̃ = log(1/C)/log((1+C)/C)
   int tvs_q = 0;                 ///< TVS known-q oracle; 0 = unknown q
-  std::string stop = "iterations";  ///< iterations | rank-stable | selected-stable | truth
+  StopRule stop = StopRule::Iterations;
   int stop_window = 0;           ///< K; 0 = the rule's default (50 rank-stable, 100 selected-stable)
 };
 

@@ -34,15 +34,6 @@ Spec one_of(std::vector<std::string> choices, const char* description) {
 }
 Spec text(const char* description) { return Spec{-kInf, kInf, {}, description}; }
 
-/// The name tables of enum-valued keys (core/task.hpp declares them once).
-constexpr const auto& enum_table(Task) { return kTaskNames; }
-constexpr const auto& enum_table(Metric) { return kMetricNames; }
-template <class E>
-std::vector<std::string> enum_choices() {
-  std::vector<std::string> names;
-  for (const auto& entry : enum_table(E{})) names.emplace_back(entry.second);
-  return names;
-}
 template <class T>
 struct IsOptional : std::false_type {};
 template <class T>
@@ -73,7 +64,7 @@ void visit(DataConfig& c, V& v) {
 
 template <class V>
 void visit(RewardConfig& c, V& v) {
-  v("rule", c.rule, one_of({"absolute", "relative", "bernoulli", "lasso-nonzero"}, "score -> 0/1 reward"));
+  v("rule", c.rule, text("score -> 0/1 reward"));
   v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
   v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
   v("metric", c.metric, text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
@@ -85,9 +76,9 @@ void visit(RewardConfig& c, V& v) {
 
 template <class V>
 void visit(BanditConfig& c, V& v) {
-  v("policy", c.policy, one_of({"ts", "ttts", "tvs"}, "super-arm policy"));
+  v("policy", c.policy, text("super-arm policy"));
   v("iterations", c.iterations, range(1, 1e9, "iterations (offline) or cap on iterations (online)"));
-  v("mode", c.mode, one_of({"offline", "online"}, "offline bootstrap or online periods"));
+  v("mode", c.mode, text("offline bootstrap or online periods"));
   v("iterations_per_period", c.iterations_per_period, range(1, 1e6, "online: iterations on each period"));
   v("passes", c.passes, range(1, 1e6, "online: passes over the periods"));
   v("time_series", c.time_series, text("online: keep row order, test = last rows of the period"));
@@ -101,7 +92,7 @@ void visit(BanditConfig& c, V& v) {
   v("max_redraws", c.max_redraws, range(1, 1e6, "TTTS: bound on redraws of S'"));
   v("tvs_c", c.tvs_c, Spec{0, 1, {}, "TVS C in (0,1): threshold log(1/C)/log((1+C)/C)", true, true});
   v("tvs_q", c.tvs_q, range(0, 1e8, "TVS known model size q (0 = unknown)"));
-  v("stop", c.stop, one_of({"iterations", "rank-stable", "selected-stable", "truth"}, "stopping rule"));
+  v("stop", c.stop, text("stopping rule"));
   v("stop_window", c.stop_window, range(0, 1e9, "K for the stability rules (0 = 50 / 100)"));
 }
 
@@ -186,12 +177,13 @@ void visit(MlpParams& c, V& v) {
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {
-  if (c.name == "lasso") visit(c.lasso, v);
-  else if (c.name == "random_forest") visit(c.random_forest, v);
-  else if (c.name == "gbm") visit(c.gbm, v);
-  else if (c.name == "mlp") visit(c.mlp, v);
+  switch (c.name) {
+    case EstimatorName::Lasso: return visit(c.lasso, v);
+    case EstimatorName::RandomForest: return visit(c.random_forest, v);
+    case EstimatorName::Gbm: return visit(c.gbm, v);
+    case EstimatorName::Mlp: return visit(c.mlp, v);
+  }
 }
-const std::vector<std::string> kEstimators = {"lasso", "random_forest", "gbm", "mlp"};
 
 // ---- reading ---------------------------------------------------------------------------------------------------
 
@@ -270,12 +262,11 @@ class TableReader {
   void read(const char* key, const toml::node& node, E& value, const Spec&) {
     auto s = node.value<std::string>();
     if (!node.is_string() || !s) wrong_type(key, node, "a string");
-    for (const auto& [entry, name] : enum_table(E{}))
-      if (name == *s) {
-        value = entry;
-        return;
-      }
-    throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(enum_choices<E>()));
+    if (const auto parsed = enum_from_name<E>(*s)) {
+      value = *parsed;
+      return;
+    }
+    throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(enum_names<E>()));
   }
   template <class T>
   void read(const char* key, const toml::node& node, std::optional<T>& value, const Spec& spec) {
@@ -368,7 +359,7 @@ void read_estimator(const toml::table& root, const std::string& origin, Estimato
   if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [estimator] must be a table");
   const toml::table* table = node ? node->as_table() : nullptr;
   TableReader name_reader(table, origin, "estimator");
-  name_reader("name", config.name, one_of(kEstimators, "base estimator"));
+  name_reader("name", config.name, text("base estimator"));
   TableReader reader(table, origin, "estimator");
   visit_estimator_params(config, reader);
   reader.reject_unknown_keys({"name"});
@@ -439,7 +430,7 @@ class KeyDescriber {
   void operator()(const char* key, T&, const Spec& spec) {
     out_ << "  " << section_ << "." << key;
     using E = typename EnumOf<T>::type;
-    if constexpr (!std::is_void_v<E>) out_ << "  (" << join(enum_choices<E>()) << ")";
+    if constexpr (!std::is_void_v<E>) out_ << "  (" << join(enum_names<E>()) << ")";
     else if (!spec.choices.empty()) out_ << "  (" << join(spec.choices) << ")";
     else if (spec.min > -kInf || spec.max < kInf)
       out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
@@ -493,17 +484,17 @@ JobConfig load_job(const std::string& path, const std::vector<std::string>& over
 }
 
 void validate(const JobConfig& job) {
-  if (job.reward.rule == "lasso-nonzero" && job.estimator.name != "lasso")
+  if (job.reward.rule == RewardRule::LassoNonzero && job.estimator.name != EstimatorName::Lasso)
     throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
-                      job.estimator.name + "\")");
+                      std::string(name_of(job.estimator.name)) + "\")");
   if (job.data.source != "simulate" && job.data.path.empty())
     throw ConfigError("data.path is required when data.source = \"" + job.data.source + "\"");
   if (job.data.source == "csv" && job.data.target.empty())
     throw ConfigError("data.target is required when data.source = \"csv\"");
-  if (job.bandit.mode == "offline" && job.data.source == "simulate" && job.data.periods != 1)
+  if (job.bandit.mode == Mode::Offline && job.data.source == "simulate" && job.data.periods != 1)
     throw ConfigError("data.periods = " + std::to_string(job.data.periods) +
                       " needs bandit.mode = \"online\" (offline runs use one data set)");
-  if (job.bandit.tvs_q > 0 && job.bandit.policy != "tvs")
+  if (job.bandit.tvs_q > 0 && job.bandit.policy != PolicyKind::Tvs)
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
   const Metric metric = job_metric(job.data, job.reward);
   if (!metric_fits_task(metric, job.data.task))
@@ -518,8 +509,9 @@ void validate(const JobConfig& job) {
 
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {
   if (!tuning.enabled) return;
-  if (estimator.name != "gbm")
-    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" (got \"" + estimator.name +
+  if (estimator.name != EstimatorName::Gbm)
+    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" (got \"" +
+                      std::string(name_of(estimator.name)) +
                       "\"): only the gbm parameters are tunable");
   if (tuning.folds < 2)
     throw ConfigError("tuning.folds = " + std::to_string(tuning.folds) + " is out of range: must be at least 2");
@@ -539,7 +531,7 @@ std::string dump_job(const JobConfig& job_in) {
   section("data", job.data);
   {
     toml::table table;
-    table.insert_or_assign("name", job.estimator.name);
+    table.insert_or_assign("name", std::string(name_of(job.estimator.name)));
     TableWriter writer(table);
     visit_estimator_params(job.estimator, writer);
     root.insert_or_assign("estimator", std::move(table));
@@ -565,8 +557,8 @@ std::string describe_keys() {
     visit(config, describer);
   };
   section("data", job.data);
-  for (const auto& name : kEstimators) {
-    out << "[estimator] name = \"" << name << "\"\n";
+  for (const auto& [name, text] : enum_table(EstimatorName{})) {
+    out << "[estimator] name = \"" << text << "\"\n";
     job.estimator.name = name;
     KeyDescriber describer(out, "estimator");
     visit_estimator_params(job.estimator, describer);

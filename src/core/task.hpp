@@ -4,6 +4,9 @@
 // follows them: estimators fit in regression or classification mode, importance measures the drop in the metric.
 #include <array>
 #include <string_view>
+#include <utility>
+
+#include "core/enum_names.hpp"
 
 namespace bfs {
 
@@ -13,21 +16,12 @@ enum class Task { Regression, Binary };
 /// reward.metric: R² (regression), AUC, log-loss, accuracy (binary). Higher is better for all but log-loss.
 enum class Metric { R2, Auc, LogLoss, Accuracy };
 
-/// The name ↔ enum tables used by the config parser, result attributes and messages (declared once).
-inline constexpr std::array<std::pair<Task, std::string_view>, 2> kTaskNames = {
-    {{Task::Regression, "regression"}, {Task::Binary, "binary"}}};
-inline constexpr std::array<std::pair<Metric, std::string_view>, 4> kMetricNames = {
-    {{Metric::R2, "r2"}, {Metric::Auc, "auc"}, {Metric::LogLoss, "log_loss"}, {Metric::Accuracy, "accuracy"}}};
-
-constexpr std::string_view name_of(Task task) {
-  for (const auto& [value, name] : kTaskNames)
-    if (value == task) return name;
-  return "?";
+/// The names of the values (declared once; core/enum_names.hpp turns them into name_of / enum_from_name).
+constexpr std::array<std::pair<Task, std::string_view>, 2> enum_table(Task) {
+  return {{{Task::Regression, "regression"}, {Task::Binary, "binary"}}};
 }
-constexpr std::string_view name_of(Metric metric) {
-  for (const auto& [value, name] : kMetricNames)
-    if (value == metric) return name;
-  return "?";
+constexpr std::array<std::pair<Metric, std::string_view>, 4> enum_table(Metric) {
+  return {{{Metric::R2, "r2"}, {Metric::Auc, "auc"}, {Metric::LogLoss, "log_loss"}, {Metric::Accuracy, "accuracy"}}};
 }
 
 /// The default metric of a task: R² for regression, AUC for binary targets.

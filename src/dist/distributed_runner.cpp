@@ -102,7 +102,7 @@ class Worker {
         layout_(make_group_layout(world.size(), job.bandit.arms_per_round)),
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
-        source_(make_data_source(job.data, context.seed, job.bandit.mode == "online")),
+        source_(make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online)),
         estimator_(make_estimator(job.estimator)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)) {}
 
@@ -127,7 +127,7 @@ class Worker {
     if (period == loaded_period_) return;
     data_ = source_->load_period(period);
     loaded_period_ = period;
-    check_period(data_, job_, job_.bandit.mode == "online"
+    check_period(data_, job_, job_.bandit.mode == Mode::Online
                                   ? "period " + std::to_string(period) + " of " + source_->describe()
                                   : source_->describe());
   }
@@ -219,8 +219,8 @@ std::optional<RunResult> run_job(const Session& session, const JobConfig& job, c
     return std::nullopt;
   }
   const auto start = Clock::now();
-  auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
-  const SourceInfo info = describe_source(*source, job.bandit.mode == "online");
+  auto source = make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online);
+  const SourceInfo info = describe_source(*source, job.bandit.mode == Mode::Online);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
   if (job.tuning.enabled) detail::broadcast_bytes(world, dump_job(tuned), kCoordinator);

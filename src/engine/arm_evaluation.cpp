@@ -30,7 +30,7 @@ EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vec
   EvaluationSettings settings;
   settings.reward = job.reward;
   settings.threads = threads;
-  const bool online = job.bandit.mode == "online";
+  const bool online = job.bandit.mode == Mode::Online;
   settings.split.test_fraction = job.bandit.test_fraction;
   settings.split.shuffle = !(online && job.bandit.time_series);
   settings.split.bootstrap = !online && job.bandit.bootstrap;
@@ -113,7 +113,7 @@ std::vector<double> importance_costs(const Model& model, const ImportancePlan& p
 }
 
 bool evaluated_whole(const EvaluationSettings& settings) {
-  return !needs_importance(parse_reward_rule(settings.reward.rule));
+  return !needs_importance(settings.reward.rule);
 }
 
 BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,

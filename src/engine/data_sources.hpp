@@ -7,7 +7,7 @@
 
 namespace bfs {
 
-/// source = simulate | hdf5 | csv. `online` = bandit.mode == "online". The data seed is data.seed, or run_seed
+/// source = simulate | hdf5 | csv. `online` = bandit.mode == Mode::Online. The data seed is data.seed, or run_seed
 /// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file.
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online);
 

@@ -31,7 +31,7 @@ class LocalEvaluator final : public RoundEvaluator {
       data_ = source_.load_period(period);
       loaded_period_ = period;
       timings.data_seconds += std::chrono::duration<double>(Clock::now() - start).count();
-      const bool online = job_.bandit.mode == "online";
+      const bool online = job_.bandit.mode == Mode::Online;
       check_period(data_, job_, online ? "period " + std::to_string(period) + " of " + source_.describe()
                                        : source_.describe());
     }
@@ -55,7 +55,7 @@ class LocalEvaluator final : public RoundEvaluator {
 
 RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                         const RoundCallback& on_round, const RunControl& control, Clock::time_point start) {
-  const SourceInfo info = describe_source(source, job.bandit.mode == "online");
+  const SourceInfo info = describe_source(source, job.bandit.mode == Mode::Online);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, source, control, context);
   LocalEvaluator evaluator(tuned, context, source);
@@ -72,7 +72,7 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, const RunControl& control,
                     const RoundCallback& on_round) {
   const auto start = Clock::now();
-  auto source = make_data_source(job.data, context.seed, job.bandit.mode == "online");
+  auto source = make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online);
   return run_on_source(job, job_text, context, *source, on_round, control, start);
 }
 

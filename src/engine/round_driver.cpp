@@ -81,7 +81,7 @@ std::string job_hash(const JobConfig& job) {
 }
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
-  if (job.reward.rule != "lasso-nonzero") check_splittable(data.rows(), job.bandit.test_fraction, what);
+  if (job.reward.rule != RewardRule::LassoNonzero) check_splittable(data.rows(), job.bandit.test_fraction, what);
   if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
     throw InputError(what + ": the target y is constant (" + std::to_string(data.y[0]) +
                      "), so R² and permutation importance are undefined");
@@ -105,7 +105,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   Dataset data = source.load_period(job.tuning.period);
   drop_noise_columns(data, job.data.noise_features);
   if (context.log)
-    context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", job.estimator.name,
+    context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", name_of(job.estimator.name),
                       job.tuning.period, data.rows(), data.cols(), job.tuning.folds);
   // A log line at every tenth of the fits: the default grid is 240 fits, minutes on a large first period.
   std::size_t logged_tenths = 0;
@@ -130,7 +130,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
 }
 
 std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
-  if (job.bandit.mode != "online") return job.bandit.iterations;
+  if (job.bandit.mode != Mode::Online) return job.bandit.iterations;
   return job.bandit.passes * periods * job.bandit.iterations_per_period;
 }
 
@@ -140,8 +140,8 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   const auto wall_start = started;
   const double setup_seconds = seconds_since(started);  // opening the data and tuning, counted as data time
   RunResult result;
-  result.policy = job.bandit.policy;
-  result.estimator = job.estimator.name;
+  result.policy = std::string(name_of(job.bandit.policy));
+  result.estimator = std::string(name_of(job.estimator.name));
   result.job_text = job_text;
   result.seed = context.seed;
   result.threads = context.threads;
@@ -177,7 +177,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
     result.timings.checkpoint_seconds += seconds_since(start);
   };
 
-  const bool online = job.bandit.mode == "online";
+  const bool online = job.bandit.mode == Mode::Online;
   const int periods = source.periods;
   const int passes = online ? job.bandit.passes : 1;
   const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;

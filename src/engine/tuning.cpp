@@ -236,7 +236,7 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
 
   TuningReport report;
   report.present = true;
-  report.estimator = base.name;
+  report.estimator = std::string(name_of(base.name));
   report.parameters = tuning_parameters();
   report.folds = k;
   report.period = tuning.period;
@@ -276,9 +276,9 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
 
 EstimatorConfig apply_tuning_report(const EstimatorConfig& base, const TuningReport& report) {
   if (!report.present) return base;
-  if (report.estimator != base.name)
+  if (report.estimator != name_of(base.name))
     throw ConfigError("the stored tuning report is for estimator \"" + report.estimator + "\" but estimator.name = \"" +
-                      base.name + "\"");
+                      std::string(name_of(base.name)) + "\"");
   if (report.chosen < 0 || static_cast<std::size_t>(report.chosen) >= report.points())
     throw ConfigError("the stored tuning report has no chosen grid point");
   const auto& names = tuning_parameters();

@@ -8,21 +8,13 @@
 
 namespace bfs {
 
-RewardRule parse_reward_rule(const std::string& name) {
-  if (name == "absolute") return RewardRule::Absolute;
-  if (name == "relative") return RewardRule::Relative;
-  if (name == "bernoulli") return RewardRule::Bernoulli;
-  if (name == "lasso-nonzero") return RewardRule::LassoNonzero;
-  throw ConfigError("reward.rule: unknown rule '" + name + "' (known: absolute, relative, bernoulli, lasso-nonzero)");
-}
-
 bool needs_importance(RewardRule rule) { return rule != RewardRule::LassoNonzero; }
 
 std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const std::vector<double>& scores,
                                               double r2_test, const FeatureSet& features, std::uint64_t seed,
                                               std::uint64_t round, std::uint64_t slot) {
   BFS_CHECK(scores.size() == features.size());
-  const RewardRule rule = parse_reward_rule(config.rule);
+  const RewardRule rule = config.rule;
   std::vector<std::uint8_t> rewards(scores.size(), 0);
   for (std::size_t i = 0; i < scores.size(); ++i) {
     switch (rule) {

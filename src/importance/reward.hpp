@@ -13,9 +13,6 @@
 
 namespace bfs {
 
-enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero };
-
-RewardRule parse_reward_rule(const std::string& name);
 /// True when the rule needs permutation importance (all but lasso-nonzero).
 bool needs_importance(RewardRule rule);
 

@@ -85,9 +85,9 @@ JobConfig offline_job(const std::string& estimator) {
   job.data.dgp = "friedman1";
   job.data.n = 120;
   job.data.p = 24;
-  job.estimator.name = estimator;
+  job.estimator.name = *enum_from_name<EstimatorName>(estimator);
   job.bandit.iterations = 5;
-  job.bandit.policy = "ttts";
+  job.bandit.policy = PolicyKind::Ttts;
   job.run.seed = 11;
   return job;
 }
@@ -105,18 +105,18 @@ BOOST_AUTO_TEST_CASE(random_forest_offline_with_noise_features) {
 BOOST_AUTO_TEST_CASE(gbm_online_over_periods_relative_reward) {
   JobConfig job = offline_job("gbm");
   job.data.periods = 3;
-  job.bandit.mode = "online";
+  job.bandit.mode = Mode::Online;
   job.bandit.iterations_per_period = 2;
   job.bandit.time_series = true;
   job.estimator.gbm.n_estimators = 20;
-  job.reward.rule = "relative";
+  job.reward.rule = RewardRule::Relative;
   job.reward.threshold = 0.02;
   check_job(job);
 }
 
 BOOST_AUTO_TEST_CASE(lasso_with_grouped_features_and_bernoulli_reward) {
   JobConfig job = offline_job("lasso");
-  job.reward.rule = "bernoulli";
+  job.reward.rule = RewardRule::Bernoulli;
   job.reward.groups = {{"x1", "x2"}, {"x6", "x7", "x8"}};
   check_job(job);
 }
@@ -127,15 +127,15 @@ BOOST_AUTO_TEST_CASE(mlp_and_lasso_nonzero) {
   mlp.bandit.iterations = 3;
   check_job(mlp);
   JobConfig nonzero = offline_job("lasso");
-  nonzero.reward.rule = "lasso-nonzero";
-  nonzero.bandit.policy = "tvs";
+  nonzero.reward.rule = RewardRule::LassoNonzero;
+  nonzero.bandit.policy = PolicyKind::Tvs;
   check_job(nonzero);
 }
 
 BOOST_AUTO_TEST_CASE(gbm_tuned_on_the_first_period_by_rank_0) {
   JobConfig job = offline_job("gbm");
   job.data.periods = 2;
-  job.bandit.mode = "online";
+  job.bandit.mode = Mode::Online;
   job.bandit.iterations_per_period = 2;
   job.estimator.gbm.n_estimators = 10;
   job.tuning.enabled = true;

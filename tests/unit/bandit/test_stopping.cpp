@@ -14,27 +14,27 @@ BOOST_AUTO_TEST_CASE(selected_and_ranked_sets) {
 }
 
 BOOST_AUTO_TEST_CASE(rank_stable_fires_after_k_identical_iterations_and_resets_on_change) {
-  StoppingRule rule("rank-stable", 3, {}, false);
+  StoppingRule rule(StopRule::RankStable, 3, {}, false);
   BOOST_TEST(!rule.observe({0.9, 0.6, 0.1}));
   BOOST_TEST(!rule.observe({0.9, 0.7, 0.1}));
   BOOST_TEST(!rule.observe({0.6, 0.9, 0.1}));  // order changed: the count restarts
   BOOST_TEST(!rule.observe({0.6, 0.8, 0.2}));
   BOOST_TEST(rule.observe({0.6, 0.7, 0.3}));
-  BOOST_TEST(StoppingRule("rank-stable", 0, {}, false).window() == 50);
+  BOOST_TEST(StoppingRule(StopRule::RankStable, 0, {}, false).window() == 50);
 }
 
 BOOST_AUTO_TEST_CASE(selected_stable_ignores_order) {
-  StoppingRule rule("selected-stable", 2, {}, false);
+  StoppingRule rule(StopRule::SelectedStable, 2, {}, false);
   BOOST_TEST(!rule.observe({0.9, 0.6}));
   BOOST_TEST(rule.observe({0.6, 0.9}));
-  BOOST_TEST(StoppingRule("selected-stable", 0, {}, false).window() == 100);
+  BOOST_TEST(StoppingRule(StopRule::SelectedStable, 0, {}, false).window() == 100);
 }
 
 BOOST_AUTO_TEST_CASE(truth_rule_fires_on_separation_and_needs_truth) {
-  StoppingRule rule("truth", 0, {0}, true);
+  StoppingRule rule(StopRule::Truth, 0, {0}, true);
   BOOST_TEST(!rule.observe({0.4, 0.3}));
   BOOST_TEST(rule.observe({0.5, 0.3}));
-  BOOST_CHECK_THROW(StoppingRule("truth", 0, {}, false), ConfigError);
-  StoppingRule fixed("iterations", 0, {}, false);
+  BOOST_CHECK_THROW(StoppingRule(StopRule::Truth, 0, {}, false), ConfigError);
+  StoppingRule fixed(StopRule::Iterations, 0, {}, false);
   BOOST_TEST(!fixed.observe({1.0}));
 }

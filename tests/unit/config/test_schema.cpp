@@ -22,7 +22,7 @@ bool contains(const std::string& haystack, const std::string& needle) {
 
 BOOST_AUTO_TEST_CASE(an_empty_job_takes_the_defaults) {
   const JobConfig job = parse_job("", "job.toml");
-  BOOST_TEST(job.bandit.policy == "ttts");
+  BOOST_TEST(name_of(job.bandit.policy) == "ttts");
   BOOST_TEST(job.reward.repeats == 10);
   BOOST_TEST(job.estimator.random_forest.n_estimators == 100);
 }
@@ -45,7 +45,7 @@ stop = "truth"
 )", "job.toml");
   BOOST_TEST(job.data.dgp == "friedman3");
   BOOST_TEST(job.data.p == 500);
-  BOOST_TEST(job.estimator.name == "lasso");
+  BOOST_TEST(name_of(job.estimator.name) == "lasso");
   BOOST_TEST(job.estimator.lasso.lambda == 0.05);
   BOOST_TEST(job.reward.threshold == 0.04);
   BOOST_TEST(job.bandit.iterations == 500);
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(overrides_are_applied_and_checked) {
   const JobConfig job = parse_job("[bandit]\niterations = 10\n", "job.toml",
                                   {"bandit.iterations=50", "bandit.policy=ts", "run.out=/tmp/x"});
   BOOST_TEST(job.bandit.iterations == 50);
-  BOOST_TEST(job.bandit.policy == "ts");
+  BOOST_TEST(name_of(job.bandit.policy) == "ts");
   BOOST_TEST(job.run.out == "/tmp/x");
   BOOST_TEST(contains(error_of("", {"bandit.iterations=-3"}), "bandit.iterations"));
   BOOST_TEST(contains(error_of("", {"bandit.nope=3"}), "bandit.nope"));

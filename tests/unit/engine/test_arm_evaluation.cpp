@@ -11,7 +11,7 @@ namespace {
 Dataset friedman(Index n, Index p, std::uint64_t seed) { return simulate(SimulateSpec{"friedman1", n, p, seed}); }
 JobConfig lasso_job() {
   JobConfig job;
-  job.estimator.name = "lasso";
+  job.estimator.name = EstimatorName::Lasso;
   job.estimator.lasso.lambda = 0.05;
   return job;
 }
@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(true_features_earn_rewards_and_noise_does_not) {
 BOOST_AUTO_TEST_CASE(lasso_nonzero_rewards_are_the_nonzero_coefficients) {
   const Dataset data = friedman(300, 20, 3);
   JobConfig job = lasso_job();
-  job.reward.rule = "lasso-nonzero";
+  job.reward.rule = RewardRule::LassoNonzero;
   job.estimator.lasso.lambda = 0.3;
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 3, 4, 15, 16, 17, 18, 19};

@@ -20,9 +20,9 @@ JobConfig offline_job() {
   JobConfig job;
   job.data.n = 150;
   job.data.p = 12;
-  job.estimator.name = "lasso";
+  job.estimator.name = EstimatorName::Lasso;
   job.bandit.iterations = 25;
-  job.bandit.stop = "rank-stable";
+  job.bandit.stop = StopRule::RankStable;
   job.bandit.stop_window = 100;  // never fires in 25 rounds, but its state must survive the restart
   return job;
 }
@@ -30,10 +30,10 @@ JobConfig offline_job() {
 JobConfig online_job() {
   JobConfig job = offline_job();
   job.data.periods = 4;
-  job.bandit.mode = "online";
+  job.bandit.mode = Mode::Online;
   job.bandit.iterations_per_period = 3;
   job.bandit.passes = 2;
-  job.estimator.name = "random_forest";
+  job.estimator.name = EstimatorName::RandomForest;
   job.estimator.random_forest.n_estimators = 10;
   return job;
 }
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_tuning_job_refuses_the_checkpoint_of_an_untuned_run_befor
   TempDir dir;
   Context context;
   JobConfig job = offline_job();
-  job.estimator.name = "gbm";
+  job.estimator.name = EstimatorName::Gbm;
   job.estimator.gbm.n_estimators = 5;
   RunControl control;
   control.checkpoint_path = (dir.path / "checkpoint.h5").string();

@@ -35,8 +35,8 @@ class SpySource : public DataSource {
 
 JobConfig small_online_job() {
   JobConfig job;
-  job.estimator.name = "lasso";
-  job.bandit.mode = "online";
+  job.estimator.name = EstimatorName::Lasso;
+  job.bandit.mode = Mode::Online;
   job.bandit.iterations_per_period = 2;
   job.bandit.passes = 2;
   return job;

@@ -48,7 +48,7 @@ Dataset interaction_data(Index n, Index p, std::uint64_t seed) {
 
 EstimatorConfig small_gbm() {
   EstimatorConfig c;
-  c.name = "gbm";
+  c.name = EstimatorName::Gbm;
   c.gbm.n_estimators = 30;
   c.gbm.validation_fraction = 0.0;  // no early stopping: every fit boosts n_estimators rounds
   return c;
@@ -229,7 +229,7 @@ BOOST_AUTO_TEST_CASE(the_report_does_not_depend_on_the_thread_count_and_ties_kee
 BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
   const Dataset data = interaction_data(60, 3, 1);
   EstimatorConfig forest;
-  forest.name = "random_forest";
+  forest.name = EstimatorName::RandomForest;
   BOOST_TEST(error_of([&] { tune_estimator(forest, depth_and_rate_grid(), data, 1, 1); }).find("tuning.enabled") !=
              std::string::npos);
   TuningConfig one_fold = depth_and_rate_grid();
@@ -329,7 +329,7 @@ BOOST_AUTO_TEST_CASE(the_report_round_trips_through_result_h5_and_run_json) {
   BOOST_TEST(resumed.gbm.max_depth == tuned.best.gbm.max_depth);
   BOOST_TEST(resumed.gbm.n_estimators == tuned.best.gbm.n_estimators);
   EstimatorConfig forest;
-  forest.name = "random_forest";
+  forest.name = EstimatorName::RandomForest;
   BOOST_CHECK_THROW(apply_tuning_report(forest, back), ConfigError);
 
   // Without tuning there is no /tuning group and nothing comes back.
