@@ -25,7 +25,7 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
   for (const char* name : {"--months", "--stocks", "--from", "--signal-scale"})
     if (!gkx_like && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate ") + dgp + ": " + name + " applies to 'simulate gkx-like' only");
-  for (const char* name : {"--n", "--p", "--periods"})
+  for (const char* name : {"--n", "--p", "--periods", "--binary"})
     if (gkx_like && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
 }

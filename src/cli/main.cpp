@@ -110,15 +110,18 @@ struct SimulateArgs {
   std::int64_t p = 1000;
   std::uint64_t seed = 1;
   int periods = 1;
+  bool binary = false;
   std::string out;
 };
 
 int command_simulate(const SimulateArgs& args) {
   SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
-  const Dataset data = args.periods > 1 ? simulate_periods(spec, args.periods) : simulate(spec, 0);
+  spec.binary = args.binary;
+  const Dataset data = simulate_dataset(spec, args.periods);
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features ("
-            << args.dgp << ", seed " << args.seed << ", " << data.num_periods() << " period(s), truth x1..x5)\n";
+            << args.dgp << ", seed " << args.seed << ", " << data.num_periods() << " period(s), " << (args.binary ? "binary y, " : "")
+            << "truth x1..x5)\n";
   return 0;
 }
 
@@ -146,6 +149,7 @@ int main(int argc, char** argv) {
   sim->add_option("--seed", sim_args.seed, "seed");
   sim->add_option("--periods", sim_args.periods, "fresh batches written as periods")->check(CLI::PositiveNumber);
   sim->add_option("--out", sim_args.out, "output HDF5 file (gkx-like: a directory)")->required();
+  sim->add_flag("--binary", sim_args.binary, "binary y ~ Bernoulli(Phi((f - mean f) / sd f)) instead of f + noise");
   bfs::cli::GkxLikeOptions gkx_like;
   bfs::cli::add_gkx_like_options(*sim, gkx_like);
 

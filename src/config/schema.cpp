@@ -505,6 +505,8 @@ void validate(const JobConfig& job) {
   if (job.data.positive_label && job.data.task != Task::Binary)
     throw ConfigError("data.positive_label is only used with data.task = \"binary\"");
   validate_tuning(job.tuning, job.estimator);
+  if (job.tuning.enabled && job.data.task == Task::Binary)
+    throw ConfigError("tuning.enabled = true needs data.task = \"regression\": the grid search scores its folds by R²");
 }
 
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {

@@ -68,7 +68,7 @@ class CoordinatorEvaluator final : public RoundEvaluator {
         slowest_model_broadcast = std::max(slowest_model_broadcast, piece.broadcast_seconds);
         if (piece.from_leader) {
           ++leader_pieces[static_cast<std::size_t>(piece.slot)];
-          outcome.r2_test = piece.r2_test;
+          outcome.test_score = piece.test_score;
           outcome.fit_seconds = piece.fit_seconds;
           outcome.split_seconds = piece.split_seconds;
         }
@@ -103,7 +103,7 @@ class Worker {
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
         source_(make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online)),
-        estimator_(make_estimator(job.estimator)),
+        estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)) {}
 
   void run() {
@@ -143,7 +143,7 @@ class Worker {
     if (evaluated_whole(settings_) || group_comm_.size() == 1) {
       if (!leader()) return;
       const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);
-      piece.r2_test = outcome.r2_test;
+      piece.test_score = outcome.test_score;
       piece.fit_seconds = outcome.fit_seconds;
       piece.split_seconds = outcome.split_seconds;
       piece.importance_seconds = outcome.importance_seconds;
@@ -181,7 +181,7 @@ class Worker {
     // The leader always scores (maybe an empty block): it reports R²_test, which any member computes identically.
     if (block.empty() && !leader()) return;
     BlockOutcome scored = score_block(*model, arm_data, arm, plan, block, settings_, seed, r, s);
-    piece.r2_test = scored.r2_test;
+    piece.test_score = scored.test_score;
     piece.importance_seconds = scored.importance_seconds;
     for (std::size_t c : scored.columns) piece.columns.push_back(static_cast<std::uint32_t>(c));
     piece.reward_bits = pack_bits(scored.rewards);

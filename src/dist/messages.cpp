@@ -141,7 +141,7 @@ std::string encode(const WorkerReport& report) {
   for (const auto& piece : report.pieces) {
     w.put(piece.slot);
     w.put<std::uint8_t>(piece.from_leader ? 1 : 0);
-    w.put(piece.r2_test);
+    w.put(piece.test_score);
     w.put(piece.fit_seconds);
     w.put(piece.split_seconds);
     w.put(piece.importance_seconds);
@@ -160,7 +160,7 @@ WorkerReport decode_report(std::string_view bytes) {
   for (auto& piece : report.pieces) {
     piece.slot = r.get<std::int32_t>();
     piece.from_leader = r.get<std::uint8_t>() != 0;
-    piece.r2_test = r.get<double>();
+    piece.test_score = r.get<double>();
     piece.fit_seconds = r.get<double>();
     piece.split_seconds = r.get<double>();
     piece.importance_seconds = r.get<double>();

@@ -30,7 +30,7 @@ struct ModelMessage {
 struct ArmPiece {
   std::int32_t slot = 0;
   bool from_leader = false;           ///< the leader's piece carries r2 and the fit/split times
-  double r2_test = 0.0;
+  double test_score = 0.0;
   double fit_seconds = 0.0;
   double split_seconds = 0.0;
   double importance_seconds = 0.0;

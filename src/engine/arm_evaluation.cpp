@@ -22,13 +22,14 @@ double seconds_since(Clock::time_point start) {
 }  // namespace
 
 bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward) {
-  return !outcome.arm.empty() && outcome.r2_test >= reward.min_r2;
+  return !outcome.arm.empty() && outcome.test_score >= reward.min_r2;
 }
 
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,
                                             int threads) {
   EvaluationSettings settings;
   settings.reward = job.reward;
+  settings.metric = job_metric(job.data, job.reward);
   settings.threads = threads;
   const bool online = job.bandit.mode == Mode::Online;
   settings.split.test_fraction = job.bandit.test_fraction;
@@ -125,6 +126,7 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   request.X_test = &data.X_test;
   request.y_test = &data.y_test;
   request.repeats = settings.reward.repeats;
+  request.metric = settings.metric;
   request.seed = seed;
   request.round = round;
   request.slot = slot;
@@ -137,7 +139,7 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   }
   const ImportanceResult importance = permutation_importance(request);
   BlockOutcome out;
-  out.r2_test = importance.baseline;
+  out.test_score = importance.baseline;
   FeatureSet features;
   for (std::size_t i = 0; i < arm.size(); ++i) {
     const std::size_t b = block_index_of_group[plan.group_of_column[i]];
@@ -146,7 +148,7 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
     out.scores.push_back(importance.scores[b]);
     features.push_back(arm[i]);
   }
-  out.rewards = rewards_from_scores(settings.reward, out.scores, out.r2_test, features, seed, round, slot);
+  out.rewards = rewards_from_scores(settings.reward, out.scores, out.test_score, features, seed, round, slot);
   out.importance_seconds = seconds_since(start);
   return out;
 }
@@ -177,7 +179,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
     out.fit_seconds = seconds_since(start);
     const LinearStructure* linear = model->linear();
     if (linear == nullptr) throw ConfigError("reward.rule = \"lasso-nonzero\" needs a linear estimator");
-    out.r2_test = r2_score(y, model->predict(X));
+    out.test_score = metric_score(settings.metric, y, model->predict(X));
     for (std::size_t i = 0; i < arm.size(); ++i) {
       const double beta = linear->coef[static_cast<Index>(i)];
       out.scores.push_back(std::abs(beta));
@@ -197,7 +199,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
   for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
   BlockOutcome block = score_block(*model, arm_data, arm, plan, all, settings, seed, round, slot);
   out.importance_seconds = block.importance_seconds;
-  out.r2_test = block.r2_test;
+  out.test_score = block.test_score;
   out.scores = std::move(block.scores);
   out.rewards = std::move(block.rewards);
   return out;

@@ -14,6 +14,7 @@ namespace bfs {
 
 struct EvaluationSettings {
   RewardConfig reward;
+  Metric metric = Metric::R2;  ///< scores the fit and its permuted copies (job_metric)
   SplitSettings split;
   int threads = 1;
   /// Group index of each global feature for grouped permutation (−1 = permuted alone). Empty = no groups.
@@ -24,7 +25,7 @@ struct ArmOutcome {
   FeatureSet arm;
   std::vector<std::uint8_t> rewards;  ///< one per arm feature
   std::vector<double> scores;         ///< importance per arm feature (|β| for lasso-nonzero)
-  double r2_test = 0.0;               ///< test R² (in-sample R² for lasso-nonzero, which has no test rows)
+  double test_score = 0.0;            ///< the metric on the test rows (in-sample for lasso-nonzero: no test rows)
   double split_seconds = 0.0;
   double fit_seconds = 0.0;
   double importance_seconds = 0.0;
@@ -58,7 +59,7 @@ struct ImportancePlan {
 
 /// Scores and rewards of some importance groups of one arm: the work of one member of a distributed group.
 struct BlockOutcome {
-  double r2_test = 0.0;
+  double test_score = 0.0;
   std::vector<std::size_t> columns;  ///< arm column indices covered, ascending
   std::vector<double> scores;        ///< per column
   std::vector<std::uint8_t> rewards;  ///< per column

@@ -21,7 +21,7 @@ class LocalEvaluator final : public RoundEvaluator {
       : job_(job),
         context_(context),
         source_(source),
-        estimator_(make_estimator(job.estimator)),
+        estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source.feature_names(), context.threads)) {}
 
   std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,

@@ -19,8 +19,9 @@ struct RoundReport {
   std::int32_t round = 0;
   std::int32_t total_rounds = 0;
   std::int32_t period = 0;
+  std::string_view metric = "r2";  ///< the name of test_score's metric
   std::size_t selected = 0;
-  double r2_test = 0.0;
+  double test_score = 0.0;
   std::size_t arm_size = 0;
 };
 

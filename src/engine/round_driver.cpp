@@ -83,8 +83,11 @@ std::string job_hash(const JobConfig& job) {
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
   if (job.reward.rule != RewardRule::LassoNonzero) check_splittable(data.rows(), job.bandit.test_fraction, what);
   if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
-    throw InputError(what + ": the target y is constant (" + std::to_string(data.y[0]) +
-                     "), so R² and permutation importance are undefined");
+    throw InputError(what + (job.data.task == Task::Binary
+                                 ? ": every row is of one class (" + std::to_string(data.y[0]) +
+                                       "), so no binary metric or permutation importance is defined"
+                                 : ": the target y is constant (" + std::to_string(data.y[0]) +
+                                       "), so R² and permutation importance are undefined"));
 }
 
 TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context) {
@@ -145,6 +148,8 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   result.job_text = job_text;
   result.seed = context.seed;
   result.threads = context.threads;
+  result.task = std::string(name_of(job.data.task));
+  result.metric = std::string(name_of(job_metric(job.data, job.reward)));
   result.data_origin = source.description;
   result.tuning = tuning;
   result.feature_names = source.feature_names;
@@ -197,7 +202,11 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
         const std::vector<ArmOutcome> outcomes = evaluator.evaluate(round, period, draws, result.timings);
         BFS_CHECK(outcomes.size() == draws.size());
         start = Clock::now();
-        RoundReport report{round, total_rounds, period, 0, 0.0, 0};
+        RoundReport report;
+        report.round = round;
+        report.total_rounds = total_rounds;
+        report.period = period;
+        report.metric = result.metric;
         for (std::size_t slot = 0; slot < outcomes.size(); ++slot) {
           const ArmOutcome& outcome = outcomes[slot];
           result.timings.fit_seconds += outcome.fit_seconds;
@@ -208,12 +217,12 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
           record.slot = static_cast<std::int32_t>(slot);
           record.period = period;
           record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
-          record.r2_test = outcome.r2_test;
+          record.test_score = outcome.test_score;
           for (auto r : outcome.rewards) record.rewards += r;
           record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
           if (record.updated) state.apply(outcome.arm, outcome.rewards, record);
           else state.record(record);  // empty arm or no skill: recorded, but no arm is updated
-          report.r2_test = outcome.r2_test;
+          report.test_score = outcome.test_score;
           report.arm_size = outcome.arm.size();
         }
         stop = state.end_round(round, period);

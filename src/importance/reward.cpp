@@ -11,7 +11,7 @@ namespace bfs {
 bool needs_importance(RewardRule rule) { return rule != RewardRule::LassoNonzero; }
 
 std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const std::vector<double>& scores,
-                                              double r2_test, const FeatureSet& features, std::uint64_t seed,
+                                              double test_score, const FeatureSet& features, std::uint64_t seed,
                                               std::uint64_t round, std::uint64_t slot) {
   BFS_CHECK(scores.size() == features.size());
   const RewardRule rule = config.rule;
@@ -22,7 +22,7 @@ std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const 
         rewards[i] = scores[i] >= config.threshold;
         break;
       case RewardRule::Relative:
-        rewards[i] = std::abs(r2_test) >= config.min_abs_r2 && scores[i] / std::abs(r2_test) >= config.threshold;
+        rewards[i] = std::abs(test_score) >= config.min_abs_r2 && scores[i] / std::abs(test_score) >= config.threshold;
         break;
       case RewardRule::Bernoulli: {
         Rng rng = Rng::stream(seed, round, slot, Purpose::Reward, static_cast<std::uint64_t>(features[i]));

@@ -19,7 +19,7 @@ bool needs_importance(RewardRule rule);
 /// Rewards for the played features from their scores. `features` are the global ids (for the Bernoulli streams
 /// (seed, round, slot, Reward, feature)).
 std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const std::vector<double>& scores,
-                                              double r2_test, const FeatureSet& features, std::uint64_t seed,
+                                              double test_score, const FeatureSet& features, std::uint64_t seed,
                                               std::uint64_t round, std::uint64_t slot);
 
 }  // namespace bfs

@@ -239,20 +239,22 @@ RunResult read_result_h5(const std::string& path) {
   const auto arm_size = in.read_1d<std::int32_t>("evaluations/arm_size");
   const auto rewards = in.read_1d<std::int32_t>("evaluations/rewards");
   const auto updated = in.read_1d<std::int32_t>("evaluations/updated");
-  const auto r2_test = in.read_1d<double>("evaluations/r2_test");
+  const auto test_score = in.read_1d<double>("evaluations/test_score");
   const std::size_t n = iteration.size();
-  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || updated.size() != n || r2_test.size() != n) {
+  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || updated.size() != n || test_score.size() != n) {
     in.fail("the /evaluations datasets differ in length");
   }
   r.evaluations.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    r.evaluations[i] = EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], r2_test[i], rewards[i], updated[i]};
+    r.evaluations[i] = EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], test_score[i], rewards[i], updated[i]};
   }
 
   r.version = in.string_attr("version");
   r.method = in.string_attr("method");
   r.policy = in.string_attr("policy");
   r.estimator = in.string_attr("estimator");
+  r.task = in.string_attr("task");
+  r.metric = in.string_attr("metric", "evaluations");
   r.data_origin = in.string_attr("data_origin");
   r.job_text = in.string_attr("job");
   r.seed = in.attr<std::uint64_t>("seed");

@@ -205,7 +205,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
     H5Handle group = untimed_group(root, "evaluations");
     const std::size_t n = r.evaluations.size();
     std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n), updated(n);
-    std::vector<double> r2_test(n);
+    std::vector<double> test_score(n);
     for (std::size_t i = 0; i < n; ++i) {
       const EvaluationRecord& e = r.evaluations[i];
       iteration[i] = e.iteration;
@@ -214,7 +214,7 @@ void write_file(const RunResult& r, const std::string& tmp) {
       arm_size[i] = e.arm_size;
       rewards[i] = e.rewards;
       updated[i] = e.updated;
-      r2_test[i] = e.r2_test;
+      test_score[i] = e.test_score;
     }
     write_1d(group.get(), "iteration", iteration);
     write_1d(group.get(), "slot", slot);
@@ -222,13 +222,15 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_1d(group.get(), "arm_size", arm_size);
     write_1d(group.get(), "rewards", rewards);
     write_1d(group.get(), "updated", updated);
-    write_1d(group.get(), "r2_test", r2_test);
+    write_1d(group.get(), "test_score", test_score);
+    write_attr(group.get(), "metric", r.metric);
   }
 
   write_attr(root, "version", r.version);
   write_attr(root, "method", r.method);
   write_attr(root, "policy", r.policy);
   write_attr(root, "estimator", r.estimator);
+  write_attr(root, "task", r.task);
   write_attr(root, "data_origin", r.data_origin);
   write_attr(root, "job", r.job_text);
   write_attr(root, "seed", r.seed);

@@ -9,7 +9,7 @@
 namespace bfs {
 
 /// result.h5: /alpha, /beta, /posterior_mean, /trajectory [iterations × p] (float32, chunked), /feature_names,
-/// /iteration_period, /evaluations/{iteration,slot,period,arm_size,r2_test,rewards}, /selected, /truth (if known),
+/// /iteration_period, /evaluations/{iteration,slot,period,arm_size,test_score,rewards}, /selected, /truth (if known),
 /// attributes: version, method, policy, estimator, data_origin, job, seed, ranks, threads, iterations, stop_reason,
 /// metrics (when known, with /truth) and timings. With a tuning report: group /tuning with parameters (strings),
 /// values float64 [points × parameters], mean_r2, std_r2, fold_r2 [points × folds] and attributes estimator, chosen,

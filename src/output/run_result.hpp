@@ -17,7 +17,7 @@ struct EvaluationRecord {
   std::int32_t slot = 0;       ///< arm slot within the round
   std::int32_t period = 0;     ///< data period (0 offline)
   std::int32_t arm_size = 0;   ///< |S_t|
-  double r2_test = 0.0;        ///< out-of-sample R² of the fitted model
+  double test_score = 0.0;     ///< the fitted model's out-of-sample metric (RunResult::metric: R², AUC, ...)
   std::int32_t rewards = 0;    ///< number of played features with reward 1
   std::int32_t updated = 1;    ///< 0 when reward.min_r2 discarded the evaluation (no posterior update)
 };
@@ -109,6 +109,8 @@ struct RunResult {
   std::string method = "bandit";
   std::string policy;
   std::string estimator;
+  std::string task = "regression";  ///< data.task
+  std::string metric = "r2";        ///< the metric of EvaluationRecord::test_score and of the importance drops
   std::string data_origin;
   std::string job_text;  ///< the canonical job (TOML) after --set overrides
   std::uint64_t seed = 0;

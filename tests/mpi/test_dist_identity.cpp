@@ -49,7 +49,7 @@ void expect_identical(const RunResult& local, const RunResult& distributed) {
       BOOST_TEST(b.slot == a.slot);
       BOOST_TEST(b.period == a.period);
       BOOST_TEST(b.arm_size == a.arm_size);
-      BOOST_TEST(std::memcmp(&b.r2_test, &a.r2_test, sizeof(double)) == 0);
+      BOOST_TEST(std::memcmp(&b.test_score, &a.test_score, sizeof(double)) == 0);
       BOOST_TEST(b.rewards == a.rewards);
       BOOST_TEST(b.updated == a.updated);
     }

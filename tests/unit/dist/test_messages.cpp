@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(worker_reports_round_trip) {
   ArmPiece piece;
   piece.slot = 2;
   piece.from_leader = true;
-  piece.r2_test = -0.125;
+  piece.test_score = -0.125;
   piece.fit_seconds = 1.5;
   piece.columns = {0, 5, 7};
   piece.reward_bits = pack_bits({1, 0, 1});
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(worker_reports_round_trip) {
   BOOST_REQUIRE(back.pieces.size() == 2u);
   BOOST_TEST(back.pieces[0].slot == 2);
   BOOST_TEST(back.pieces[0].from_leader);
-  BOOST_TEST(back.pieces[0].r2_test == -0.125);
+  BOOST_TEST(back.pieces[0].test_score == -0.125);
   BOOST_TEST(back.pieces[0].fit_seconds == 1.5);
   BOOST_TEST(back.pieces[0].columns == piece.columns);
   BOOST_TEST(unpack_bits(back.pieces[0].reward_bits, 3) == (std::vector<std::uint8_t>{1, 0, 1}));

@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_CASE(true_features_earn_rewards_and_noise_does_not) {
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 1, 3, 4, 9, 10, 11};
   const ArmOutcome out = evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 2), 7, 1, 0);
-  BOOST_TEST(out.r2_test > 0.5);
+  BOOST_TEST(out.test_score > 0.5);
   BOOST_TEST(out.rewards[0] == 1);  // x1
   BOOST_TEST(out.rewards[2] == 1);  // x4, the strongest linear term
   BOOST_TEST(out.rewards[6] == 0);  // x12 is noise
@@ -76,14 +76,14 @@ BOOST_AUTO_TEST_CASE(empty_or_unskilled_evaluations_do_not_update_the_posterior)
   RewardConfig reward;
   ArmOutcome played;
   played.arm = {1, 2};
-  played.r2_test = -0.3;
+  played.test_score = -0.3;
   BOOST_TEST(updates_posterior(played, reward));  // min_r2 = −inf: the paper's algorithm updates on every play
   reward.min_r2 = 0.0;
   BOOST_TEST(!updates_posterior(played, reward));
-  played.r2_test = 0.2;
+  played.test_score = 0.2;
   BOOST_TEST(updates_posterior(played, reward));
   ArmOutcome empty;
-  empty.r2_test = 0.0;
+  empty.test_score = 0.0;
   BOOST_TEST(!updates_posterior(empty, reward));
   reward.min_r2 = -std::numeric_limits<double>::infinity();
   BOOST_TEST(!updates_posterior(empty, reward));  // otherwise unplayed_as_failures would fail every arm

@@ -74,7 +74,7 @@ void check_resume_equals_uninterrupted(const JobConfig& job, int stop_after) {
   BOOST_TEST(resumed.iteration_period == whole.iteration_period);
   BOOST_TEST(resumed.evaluations.size() == whole.evaluations.size());
   for (std::size_t i = 0; i < whole.evaluations.size(); ++i) {
-    BOOST_TEST(resumed.evaluations[i].r2_test == whole.evaluations[i].r2_test);
+    BOOST_TEST(resumed.evaluations[i].test_score == whole.evaluations[i].test_score);
     BOOST_TEST(resumed.evaluations[i].rewards == whole.evaluations[i].rewards);
   }
   BOOST_TEST(resumed.stop_reason == whole.stop_reason);

@@ -95,7 +95,7 @@ void check_equal(const RunResult& a, const RunResult& b) {
     BOOST_TEST(a.evaluations[i].slot == b.evaluations[i].slot);
     BOOST_TEST(a.evaluations[i].period == b.evaluations[i].period);
     BOOST_TEST(a.evaluations[i].arm_size == b.evaluations[i].arm_size);
-    BOOST_TEST(a.evaluations[i].r2_test == b.evaluations[i].r2_test);
+    BOOST_TEST(a.evaluations[i].test_score == b.evaluations[i].test_score);
     BOOST_TEST(a.evaluations[i].rewards == b.evaluations[i].rewards);
   }
   BOOST_TEST(a.selected == b.selected, boost::test_tools::per_element());
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(result_h5_datasets_are_byte_identical_for_identical_results
   const auto a = dataset_bytes(tmp / "a.h5");
   const auto b = dataset_bytes(tmp / "b.h5");
   BOOST_TEST(a.size() == 15u);  // 8 top-level + 7 evaluations datasets (truth included)
-  BOOST_TEST(a.count("evaluations/r2_test") == 1u);
+  BOOST_TEST(a.count("evaluations/test_score") == 1u);
   BOOST_TEST((a == b));
   // Timings are attributes only: other timings, same dataset bytes.
   RunResult slower = result;
@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(read_result_h5_errors_name_the_file_and_dataset) {
   std::ofstream(not_hdf5) << "hello\n";
   BOOST_CHECK_THROW(read_result_h5(not_hdf5), InputError);
 
-  for (const char* dataset : {"alpha", "trajectory", "evaluations/r2_test"}) {
+  for (const char* dataset : {"alpha", "trajectory", "evaluations/test_score"}) {
     const std::string path = tmp / "broken.h5";
     write_result_h5(make_result(4, 3, false), path);
     {
