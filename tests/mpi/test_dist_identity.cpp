@@ -148,3 +148,18 @@ BOOST_AUTO_TEST_CASE(gbm_tuned_on_the_first_period_by_rank_0) {
   job.tuning.lambda = {};
   check_job(job);
 }
+
+// Issue 10: a binary bandit job (Bernoulli labels of friedman1, AUC drops) gives the same result at every rank
+// count, for the forest (Gini leaves, double summation) and XGBoost's logistic ensemble (float32 sigmoid).
+BOOST_AUTO_TEST_CASE(binary_targets_with_auc_and_log_loss) {
+  JobConfig forest = offline_job("random_forest");
+  forest.data.task = Task::Binary;
+  forest.estimator.random_forest.n_estimators = 15;
+  forest.estimator.random_forest.max_depth = 5;
+  check_job(forest);
+  JobConfig boosted = offline_job("gbm");
+  boosted.data.task = Task::Binary;
+  boosted.reward.metric = Metric::LogLoss;
+  boosted.estimator.gbm.n_estimators = 20;
+  check_job(boosted);
+}
