@@ -206,7 +206,7 @@ class Worker {
 std::optional<RunResult> run_job(const Session& session, const JobConfig& job, const std::string& job_text,
                                  Context& context, const RunControl& control, const RoundCallback& on_round) {
   if (session.size() == 1) return run_local(job, job_text, context, control, on_round);
-  boost::mpi::communicator& world = detail::world();
+  boost::mpi::communicator& world = detail::world(session);
   if (world.rank() != kCoordinator) {
     JobConfig tuned = job;
     if (job.tuning.enabled) {

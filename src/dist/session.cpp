@@ -5,13 +5,10 @@
 #include <boost/mpi/environment.hpp>
 #include <cstdlib>
 
+#include "core/error.hpp"
 #include "dist/detail/comm.hpp"
 
 namespace bfs::dist {
-
-namespace {
-boost::mpi::communicator* g_world = nullptr;  // owned by the one Session of the process
-}
 
 struct Session::Impl {
   // abort_on_exception = false: main() reports the error itself, then calls Session::abort.
@@ -25,10 +22,9 @@ Session::Session(int& argc, char**& argv) {
   impl_ = std::make_unique<Impl>(argc, argv);
   rank_ = impl_->world.rank();
   size_ = impl_->world.size();
-  g_world = &impl_->world;
 }
 
-Session::~Session() { g_world = nullptr; }
+Session::~Session() = default;
 
 void Session::abort(int code) const {
   if (impl_) impl_->environment.abort(code);
@@ -37,7 +33,10 @@ void Session::abort(int code) const {
 
 namespace detail {
 
-boost::mpi::communicator& world() { return *g_world; }
+boost::mpi::communicator& world(const Session& session) {
+  BFS_CHECK(session.impl_ != nullptr);
+  return session.impl_->world;
+}
 
 std::string broadcast_bytes(const boost::mpi::communicator& comm, std::string bytes, int root) {
   std::uint64_t size = bytes.size();

@@ -6,7 +6,16 @@
 #include <memory>
 #include <string>
 
+namespace boost::mpi {
+class communicator;
+}
+
 namespace bfs::dist {
+
+class Session;
+namespace detail {
+boost::mpi::communicator& world(const Session& session);
+}
 
 /// True when the environment says an MPI launcher started this process (Open MPI or PMIx variables).
 inline bool launched_by_mpi() {
@@ -34,7 +43,7 @@ class Session {
   std::unique_ptr<Impl> impl_;
   int rank_ = 0;
   int size_ = 1;
-  friend struct SessionAccess;
+  friend boost::mpi::communicator& detail::world(const Session& session);
 };
 
 }  // namespace bfs::dist

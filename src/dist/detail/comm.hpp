@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "dist/session.hpp"
+
 namespace bfs::dist::detail {
 
 /// Broadcasts `bytes` from `root` (size first, then the bytes) and returns what every rank received.
@@ -11,7 +13,8 @@ std::string broadcast_bytes(const boost::mpi::communicator& comm, std::string by
 /// Gathers one byte string per rank at `root` (empty vector on the other ranks).
 std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, const std::string& bytes, int root);
 
-/// The world communicator of the running session.
-boost::mpi::communicator& world();
+/// The world communicator of `session` (no global: the communicator travels in the session). Only valid when
+/// session.uses_mpi().
+boost::mpi::communicator& world(const Session& session);
 
 }  // namespace bfs::dist::detail
