@@ -3,8 +3,9 @@
 # last checkpoint to a result.h5 whose datasets equal an uninterrupted run's, bit for bit.
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-ROUNDS=60
-# ~0.1 s a round at 2 ranks (400 trees): slow enough to kill at a chosen round even under ctest -j, fast enough
+ROUNDS=120
+# ~0.1 s a round at 2 ranks (400 trees); the last kill point (50) leaves 70 rounds of margin, so the run cannot finish
+# before the kill even on a loaded machine (with 60 rounds it did under load average 8), fast enough
 # for CI.
 tiny_job | sed "s/^iterations = 8/iterations = $ROUNDS/; s/^n = 120/n = 300/; s/n_estimators = 20/n_estimators = 400/;
                s/max_depth = 5/max_depth = 8/" >"$WORK/job.toml"
