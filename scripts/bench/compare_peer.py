@@ -6,9 +6,13 @@ Issue 4, "Peer benchmark, side by side". In one go it
   2. runs banditfs on it: `banditfs run JOB --set data.source=hdf5 --set data.path=WORKDIR/data.h5
      --set run.threads=1 --set bandit.iterations=ITERATIONS --set run.seed=S` (JOB defaults to
      jobs/paper000/DGP_rf_ttts.toml: random forest 100 trees depth 10, TTTS, absolute nu = 0.01, B = 10);
-  3. runs the peer on the same file with the job's policy, reward rule, threshold, repeats, trees and depth;
+  3. runs the peer on the same file with the job's policy, reward rule, threshold, repeats, trees, depth and
+     forest max_features;
   4. prints both per-iteration times (wall, fit, importance), the ratio peer / banditfs, and both final
      separations (true-feature means, largest noise mean, separated yes/no, first separating iteration).
+With --binary (issue 10) the data are `banditfs simulate DGP --binary` (y ~ Bernoulli(Phi(standardised f))),
+banditfs runs with --set data.task=binary (reward.metric defaults to auc) and the peer with --binary
+(RandomForestClassifier, AUC test score, permutation importance with scoring='roc_auc'), same reward rule.
 The peer may run fewer iterations (--peer-iterations) to save time: banditfs then also runs just those first
 iterations (same seed, so the same start) and the times are compared over them, since early iterations play larger
 super-arms and cost more; separations are compared only when both ran the same number of iterations. Both run
@@ -18,6 +22,7 @@ independent of how large the two tools' super-arms happened to be.
   /usr/bin/python3 scripts/bench/compare_peer.py --iterations 200                    # the issue 4 target (slow)
   /usr/bin/python3 scripts/bench/compare_peer.py --p 200 --iterations 20             # a quick check
   /usr/bin/python3 scripts/bench/compare_peer.py --iterations 200 --peer-iterations 5 --json /tmp/cmp.json
+  /usr/bin/python3 scripts/bench/compare_peer.py --binary --iterations 200 --peer-iterations 20   # issue 10
 
 Needs /usr/bin/python3 (Debian's python3-sklearn, numpy, h5py).
 """
@@ -73,6 +78,7 @@ def job_settings(job):
         "repeats": rew.get("repeats", 10),
         "n_estimators": est.get("n_estimators", 100),
         "max_depth": est.get("max_depth", 10),
+        "forest_max_features": est.get("max_features", 1.0),
         "max_features": ban.get("max_features", 1.0),
     }
 
@@ -89,9 +95,11 @@ def separation(mean, truth):
 def run_banditfs(args, data, job, iterations, name):
     """Runs banditfs on the data file; returns its per-iteration times and final separation."""
     out = os.path.join(args.workdir, name)
-    cmd = [args.binary, "run", job, "--quiet", "--out", out,
+    cmd = [args.exe, "run", job, "--quiet", "--out", out,
            "--set", "data.source=hdf5", "--set", f"data.path={data}", "--set", "run.threads=1",
            "--set", f"bandit.iterations={iterations}", "--set", f"run.seed={args.seed}"]
+    if args.binary:
+        cmd += ["--set", "data.task=binary"]
     _, elapsed = run_cmd(cmd, "banditfs")
     with open(os.path.join(out, "run.json")) as f:
         manifest = json.load(f)
@@ -116,7 +124,10 @@ def run_peer(args, data, settings):
            "--iterations", str(args.peer_iterations), "--seed", str(args.seed), "--out", out,
            "--policy", settings["policy"], "--rule", settings["rule"], "--threshold", str(settings["threshold"]),
            "--repeats", str(settings["repeats"]), "--n-estimators", str(settings["n_estimators"]),
-           "--max-depth", str(settings["max_depth"]), "--max-features", str(settings["max_features"])]
+           "--max-depth", str(settings["max_depth"]), "--max-features", str(settings["max_features"]),
+           "--forest-max-features", str(settings["forest_max_features"])]
+    if args.binary:
+        cmd.append("--binary")
     _, elapsed = run_cmd(cmd, "peer")
     with open(out) as f:
         res = json.load(f)
@@ -130,12 +141,13 @@ def run_peer(args, data, settings):
             **separation(np.asarray(res["posterior_mean"]), np.asarray(res["truth"], dtype=int))}
 
 
-def report(bfs_time, bfs, peer, truth):
+def report(bfs_time, bfs, peer, truth, binary=False):
     """Prints the side-by-side table of times (over the same iterations) and of final separations."""
     def ratio(a, b):
         return f"{a / b:10.1f}x" if b > 0 else "         -"
 
-    print(f"\nper-iteration seconds over the same {peer['iterations']} iterations (single thread)")
+    task = "binary target, AUC" if binary else "regression, R^2"
+    print(f"\nper-iteration seconds over the same {peer['iterations']} iterations (single thread; {task})")
     print(f"{'':14s}{'banditfs':>12s}{'peer':>12s}{'peer/bfs':>11s}")
     for key in ("wall", "fit", "importance"):
         print(f"{key:14s}{bfs_time[key]:12.4f}{peer[key]:12.4f}{ratio(peer[key], bfs_time[key])}")
@@ -169,21 +181,25 @@ def main():
     ap.add_argument("--dgp", default="friedman1", choices=["friedman1", "friedman3"])
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--p", type=int, default=1000)
+    ap.add_argument("--binary", action="store_true",
+                    help="binary target (simulate --binary, data.task=binary, the peer's --binary)")
     ap.add_argument("--job", help="banditfs job (default: jobs/paper000/DGP_rf_ttts.toml)")
-    ap.add_argument("--binary", default=default_binary(), help="banditfs binary")
+    ap.add_argument("--banditfs", dest="exe", default=default_binary(),
+                    help="the banditfs executable (--binary selects a binary target here, as in peer_sklearn.py)")
     ap.add_argument("--workdir", help="where data and results go (default: /tmp/compare_peer/DGP_pP_sSEED)")
     ap.add_argument("--json", help="write both summaries as JSON here")
     args = ap.parse_args()
     if args.peer_iterations is None:
         args.peer_iterations = args.iterations
     job = args.job or os.path.join(ROOT, "jobs", "paper000", f"{args.dgp}_rf_ttts.toml")
-    args.workdir = args.workdir or f"/tmp/compare_peer/{args.dgp}_p{args.p}_s{args.seed}"
+    task = "_binary" if args.binary else ""
+    args.workdir = args.workdir or f"/tmp/compare_peer/{args.dgp}{task}_p{args.p}_s{args.seed}"
     os.makedirs(args.workdir, exist_ok=True)
     settings = job_settings(job)
 
     data = os.path.join(args.workdir, "data.h5")
-    run_cmd([args.binary, "simulate", args.dgp, "--n", str(args.n), "--p", str(args.p), "--seed", str(args.seed),
-             "--out", data], "simulate")
+    run_cmd([args.exe, "simulate", args.dgp, "--n", str(args.n), "--p", str(args.p), "--seed", str(args.seed),
+             "--out", data] + (["--binary"] if args.binary else []), "simulate")
     bfs, truth = run_banditfs(args, data, job, args.iterations, "banditfs")
     bfs_time = bfs
     if args.peer_iterations != args.iterations:
@@ -191,11 +207,12 @@ def main():
         # iterations too (same seed, so the same first iterations) for a like-for-like ratio.
         bfs_time, _ = run_banditfs(args, data, job, args.peer_iterations, f"banditfs_{args.peer_iterations}")
     peer = run_peer(args, data, settings)
-    report(bfs_time, bfs, peer, truth)
+    report(bfs_time, bfs, peer, truth, args.binary)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"settings": {**settings, "dgp": args.dgp, "n": args.n, "p": args.p, "seed": args.seed,
-                                    "job": job, "binary": args.binary},
+                                    "job": job, "banditfs": args.exe,
+                                    "task": "binary" if args.binary else "regression"},
                        "banditfs": bfs, "banditfs_same_iterations": bfs_time, "peer": peer}, f, indent=1)
 
 

@@ -19,9 +19,19 @@ tools see the very same rows, e.g.
   /usr/bin/python3 scripts/bench/peer_sklearn.py --data /tmp/f1.h5 --iterations 3 --out /tmp/peer.json
   /usr/bin/python3 scripts/bench/peer_sklearn.py --dgp friedman3 --n 300 --p 200 --seed 2 --iterations 20 --policy ts
 
-Per iteration the JSON result records the arm size, R^2_test, and the seconds spent in the fit, in the importance
-and in the whole iteration; at the end the posterior means, whether the truth is separated (every true feature
->= 0.5, every noise feature < 0.5) and the first iteration (1-based) after which it was.
+Binary targets (issue 10, --binary): RandomForestClassifier(n_estimators=100, max_depth=10, n_jobs=1,
+max_features=--forest-max-features, default 1.0 like banditfs' forest, not scikit-learn's sqrt) instead of the
+regressor, labels /y (0/1, or -1/1 mapped to 0/1) from an HDF5 file written by `banditfs simulate friedman1
+--binary`, the test score is the AUC (roc_auc_score of predict_proba), permutation_importance uses
+scoring='roc_auc', and the same reward rule turns the AUC drops into rewards (relative: drop / |AUC_test|), e.g.
+
+  /work/main/build/banditfs simulate friedman1 --binary --n 300 --p 1000 --seed 1 --out /tmp/f1b.h5
+  /usr/bin/python3 scripts/bench/peer_sklearn.py --binary --data /tmp/f1b.h5 --iterations 3
+
+Per iteration the JSON result records the arm size, the test score (R^2, or AUC with --binary), and the seconds
+spent in the fit, in the importance and in the whole iteration; at the end the posterior means, whether the truth
+is separated (every true feature >= 0.5, every noise feature < 0.5) and the first iteration (1-based) after which
+it was.
 Needs Debian's python3-sklearn, numpy and h5py, i.e. /usr/bin/python3.
 """
 import argparse
@@ -30,8 +40,9 @@ import sys
 import time
 
 import numpy as np
-from sklearn.ensemble import RandomForestRegressor
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.inspection import permutation_importance
+from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 
 TRUTH = np.arange(5)  # both Friedman DGPs: x1..x5 matter, the rest is noise
@@ -65,6 +76,16 @@ def read_hdf5(path):
         y = f["y"][()]
         truth = np.sort(f["truth"][()].astype(int)) if "truth" in f else None
     return X, y, truth
+
+
+def binary_labels(y):
+    """0/1 labels from a binary /y: {0,1} kept, {-1,1} mapped to {0,1}; anything else is refused."""
+    values = set(np.unique(y).tolist())
+    if values <= {0.0, 1.0}:
+        return y.astype(int)
+    if values <= {-1.0, 1.0}:
+        return (y > 0).astype(int)
+    raise ValueError(f"--binary needs labels in {{0,1}} or {{-1,1}}, got {sorted(values)[:5]}")
 
 
 def oracle(alpha, beta, rng):
@@ -115,6 +136,8 @@ def run(X, y, truth, args):
     """Runs Algorithm 2 for args.iterations rounds; returns the per-iteration records and the final posterior."""
     n, p = X.shape
     rng = np.random.default_rng(args.seed)
+    scoring = "roc_auc" if args.binary else "r2"
+    metric = "auc" if args.binary else "r2"
     alpha = np.full(p, 1.0)
     beta = np.full(p, 1.0)
     records = []
@@ -124,26 +147,34 @@ def run(X, y, truth, args):
         arm, info = choose_arm(alpha, beta, args.policy, rng, args.max_redraws)
         arm = cap_arm(arm, args.max_features, p, rng)
         rec = {"iteration": t, "arm_size": int(arm.size), "fit_seconds": 0.0, "importance_seconds": 0.0,
-               "r2_test": None, "positive": 0, **info}
+               "test_score": None, "metric": metric, "positive": 0, **info}
         if arm.size > 0:
             train, test = train_test_split(np.arange(n), test_size=args.test_fraction,
                                            random_state=int(rng.integers(2**31 - 1)))
             boot = rng.choice(train, size=train.size, replace=True)  # bootstrap the training part only
             X_train, y_train = X[np.ix_(boot, arm)], y[boot]
             X_test, y_test = X[np.ix_(test, arm)], y[test]
-            model = RandomForestRegressor(n_estimators=args.n_estimators, max_depth=args.max_depth, n_jobs=1,
-                                          random_state=int(rng.integers(2**31 - 1)))
+            forest = RandomForestClassifier if args.binary else RandomForestRegressor
+            model = forest(n_estimators=args.n_estimators, max_depth=args.max_depth, n_jobs=1,
+                           max_features=args.forest_max_features, random_state=int(rng.integers(2**31 - 1)))
             t1 = time.perf_counter()
             model.fit(X_train, y_train)
             t2 = time.perf_counter()
-            r2_test = model.score(X_test, y_test)
-            pi = permutation_importance(model, X_test, y_test, scoring="r2", n_repeats=args.repeats, n_jobs=1,
-                                        random_state=int(rng.integers(2**31 - 1)))
+            if args.binary and (np.unique(y_test).size < 2 or model.n_classes_ < 2):
+                # AUC is undefined with one class in the test part (or a forest that saw one class): no reward
+                score, r = float("nan"), np.zeros(arm.size, dtype=int)
+            else:
+                if args.binary:
+                    score = roc_auc_score(y_test, model.predict_proba(X_test)[:, 1])
+                else:
+                    score = model.score(X_test, y_test)
+                pi = permutation_importance(model, X_test, y_test, scoring=scoring, n_repeats=args.repeats,
+                                            n_jobs=1, random_state=int(rng.integers(2**31 - 1)))
+                r = rewards(pi.importances_mean, score, args.rule, args.threshold, args.min_abs_r2)
             t3 = time.perf_counter()
-            r = rewards(pi.importances_mean, r2_test, args.rule, args.threshold, args.min_abs_r2)
             alpha[arm] += r  # semi-bandit: only the played arms move
             beta[arm] += 1 - r
-            rec.update(fit_seconds=t2 - t1, importance_seconds=t3 - t2, r2_test=float(r2_test),
+            rec.update(fit_seconds=t2 - t1, importance_seconds=t3 - t2, test_score=float(score),
                        positive=int(r.sum()))
         rec["wall_seconds"] = time.perf_counter() - t0
         records.append(rec)
@@ -151,8 +182,8 @@ def run(X, y, truth, args):
         if truth is not None and first_sep < 0 and separated(mean, truth):
             first_sep = t
         if not args.quiet:
-            r2 = "   -  " if rec["r2_test"] is None else f"{rec['r2_test']:6.3f}"
-            print(f"iter {t:4d}  |S| {arm.size:5d}  R2 {r2}  fit {rec['fit_seconds']:7.3f}s  "
+            sc = "   -  " if rec["test_score"] is None else f"{rec['test_score']:6.3f}"
+            print(f"iter {t:4d}  |S| {arm.size:5d}  {metric.upper()} {sc}  fit {rec['fit_seconds']:7.3f}s  "
                   f"importance {rec['importance_seconds']:7.3f}s  wall {rec['wall_seconds']:7.3f}s", flush=True)
     return records, alpha, beta, first_sep
 
@@ -167,8 +198,10 @@ def summarise(records, alpha, beta, truth, first_sep, args, shape, origin):
         "data_origin": origin,
         "n": shape[0], "p": shape[1],
         "settings": {k: getattr(args, k) for k in ("iterations", "policy", "rule", "threshold", "repeats",
-                                                   "n_estimators", "max_depth", "test_fraction", "max_features",
-                                                   "max_redraws", "seed")},
+                                                   "n_estimators", "max_depth", "forest_max_features",
+                                                   "test_fraction", "max_features",
+                                                   "max_redraws", "seed", "binary")},
+        "metric": "auc" if args.binary else "r2",
         "iterations": iters,
         "timings": {**tot, **{"per_iteration_" + k: v / max(iters, 1) for k, v in tot.items()}},
         "records": records,
@@ -194,6 +227,9 @@ def main():
     src.add_argument("--n", type=int, default=300)
     src.add_argument("--p", type=int, default=1000)
     src.add_argument("--data-seed", type=int, default=None, help="simulation seed (default: --seed)")
+    ap.add_argument("--binary", action="store_true",
+                    help="classification: RandomForestClassifier, AUC test score, roc_auc permutation importance "
+                         "(needs --data with 0/1 or -1/1 labels, e.g. from `banditfs simulate friedman1 --binary`)")
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--policy", choices=["ttts", "ts"], default="ttts")
     ap.add_argument("--rule", choices=["absolute", "relative"], default="absolute")
@@ -204,14 +240,21 @@ def main():
     ap.add_argument("--max-depth", type=int, default=10)
     ap.add_argument("--test-fraction", type=float, default=0.2)
     ap.add_argument("--max-features", type=float, default=1.0, help="cap on |S| as a fraction of p")
+    ap.add_argument("--forest-max-features", type=float, default=1.0,
+                    help="the forest's max_features (fraction of columns per split); 1.0 as banditfs' default, "
+                         "also for the classifier, whose scikit-learn default would be sqrt")
     ap.add_argument("--max-redraws", type=int, default=100, help="TTTS: bound on redraws of S'")
     ap.add_argument("--seed", type=int, default=1, help="bandit seed (policy, splits, forests, permutations)")
     ap.add_argument("--out", help="write the result as JSON here")
     ap.add_argument("--quiet", action="store_true", help="no per-iteration lines")
     args = ap.parse_args()
 
+    if args.binary and not args.data:
+        ap.error("--binary needs --data (an HDF5 file from `banditfs simulate friedman1 --binary`)")
     if args.data:
         X, y, truth = read_hdf5(args.data)
+        if args.binary:
+            y = binary_labels(y)
         origin = f"hdf5:{args.data}"
     else:
         data_seed = args.seed if args.data_seed is None else args.data_seed
@@ -224,7 +267,8 @@ def main():
             json.dump(res, f, indent=1)
 
     tm = res["timings"]
-    print(f"peer_sklearn: {origin}, {args.policy}, {args.rule} nu = {args.threshold}, {res['iterations']} iterations")
+    print(f"peer_sklearn: {origin}, {res['metric']}, {args.policy}, {args.rule} nu = {args.threshold}, "
+          f"{res['iterations']} iterations")
     print(f"  per iteration: wall {tm['per_iteration_wall_seconds']:.3f}s  fit {tm['per_iteration_fit_seconds']:.3f}s"
           f"  importance {tm['per_iteration_importance_seconds']:.3f}s")
     if truth is not None:
