@@ -31,6 +31,48 @@ function(banditfs_add_unit_test name)
                        ENVIRONMENT "OMP_NUM_THREADS=2;BANDITFS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data")
 endfunction()
 
+# DESIGN §2 / docs/architecture.md: the layers of src/, lowest first. A module may include its own headers and those
+# of a lower layer, never one of its own layer or above, except the listed peers. Fails the configure step naming
+# the file and the include when a module reaches up (e.g. engine/ including output/).
+set(BANDITFS_LAYERS
+    "core"
+    "config,data"
+    "simulate,estimators,bandit,gkx"
+    "importance"
+    "engine"
+    "dist,output"
+    "cli")
+
+function(banditfs_check_layers src_root)
+  set(rank 0)
+  foreach(layer IN LISTS BANDITFS_LAYERS)
+    string(REPLACE "," ";" modules "${layer}")
+    foreach(module IN LISTS modules)
+      set(layer_of_${module} ${rank})
+    endforeach()
+    math(EXPR rank "${rank} + 1")
+  endforeach()
+  file(GLOB_RECURSE sources "${src_root}/*.hpp" "${src_root}/*.cpp" "${src_root}/*.h")
+  foreach(file IN LISTS sources)
+    file(RELATIVE_PATH relative "${src_root}" "${file}")
+    string(REGEX MATCH "^[a-z_]+" module "${relative}")
+    if(NOT DEFINED layer_of_${module})
+      message(FATAL_ERROR "${relative}: module '${module}' is not in BANDITFS_LAYERS (cmake/BanditfsDefaults.cmake)")
+    endif()
+    file(STRINGS "${file}" includes REGEX "^#[ \t]*include[ \t]*\"[a-z_]+/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^#[ \t]*include[ \t]*\"([a-z_]+)/.*" "\\1" target "${line}")
+      if(target STREQUAL module OR NOT DEFINED layer_of_${target})
+        continue()
+      endif()
+      if(NOT layer_of_${target} LESS layer_of_${module})
+        message(FATAL_ERROR "src/${relative} (layer of ${module}) includes ${target}/, which is not a lower layer "
+                            "(docs/architecture.md, the dependency rule): ${line}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
 # DESIGN §2: only src/dist may include MPI. Fails the configure step if any other source does.
 function(banditfs_check_no_mpi_outside_dist src_root)
   file(GLOB_RECURSE sources "${src_root}/*.hpp" "${src_root}/*.cpp" "${src_root}/*.h")

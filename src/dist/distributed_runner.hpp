@@ -14,7 +14,7 @@
 #include "core/context.hpp"
 #include "dist/session.hpp"
 #include "engine/local_runner.hpp"
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs::dist {
 

@@ -10,7 +10,7 @@
 #include "bandit/policy.hpp"
 #include "bandit/stopping.hpp"
 #include "config/job_config.hpp"
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs {
 

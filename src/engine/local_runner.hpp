@@ -10,7 +10,7 @@
 #include "config/job_config.hpp"
 #include "core/context.hpp"
 #include "data/source.hpp"
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs {
 

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"
 #include "engine/tuning.hpp"
-#include "output/result_io.hpp"
+#include "engine/run_result_h5.hpp"
 
 namespace bfs {
 

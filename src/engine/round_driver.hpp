@@ -14,7 +14,7 @@
 #include "data/source.hpp"
 #include "engine/arm_evaluation.hpp"
 #include "engine/local_runner.hpp"
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs {
 

@@ -27,7 +27,7 @@
 #include "config/estimator_config.hpp"
 #include "config/job_config.hpp"
 #include "data/dataset.hpp"
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs {
 

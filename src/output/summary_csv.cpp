@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "output/detail/atomic_write.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "output/detail/ranking.hpp"
 #include "output/result_io.hpp"
 

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "output/run_result.hpp"
+#include "engine/run_result.hpp"
 
 namespace bfs::detail {
 

@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "engine/local_runner.hpp"
-#include "output/result_io.hpp"
+#include "engine/run_result_h5.hpp"
 
 using namespace bfs;
 namespace fs = std::filesystem;

@@ -17,7 +17,8 @@
 #include "engine/data_sources.hpp"
 #include "engine/round_driver.hpp"
 #include "engine/tuning.hpp"
-#include "output/result_io.hpp"
+#include "engine/run_result_h5.hpp"
+#include "output/result_io.hpp"  // the tuning table in run.json
 
 using namespace bfs;
 namespace fs = std::filesystem;

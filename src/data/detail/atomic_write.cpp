@@ -1,4 +1,4 @@
-#include "output/detail/atomic_write.hpp"
+#include "data/detail/atomic_write.hpp"
 
 #include <filesystem>
 #include <fstream>

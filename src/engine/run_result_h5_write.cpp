@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "output/detail/atomic_write.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "output/detail/h5_types.hpp"
-#include "output/result_io.hpp"
+#include "data/detail/h5_types.hpp"
+#include "engine/run_result_h5.hpp"
 
 namespace bfs {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "output/detail/h5_types.hpp"
-#include "output/result_io.hpp"
+#include "data/detail/h5_types.hpp"
+#include "engine/run_result_h5.hpp"
 
 namespace bfs {
 namespace {
