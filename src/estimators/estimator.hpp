@@ -92,6 +92,11 @@ class Estimator {
 /// naming `what` (the estimator) and the offending row and column.
 void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x);
 
+/// The label check of every estimator in binary mode: data/labels.hpp maps the user's labels to 0/1 where the data
+/// is opened, so anything else reaching fit() is a caller error. Throws InputError naming `what` (the estimator) and
+/// the first row whose target is not exactly 0 or 1.
+void validate_binary_target(const Vector& y, std::string_view what);
+
 /// Factories, one per estimator (implemented next to each estimator). With Task::Binary the estimator fits a
 /// classifier of 0/1 targets and its models predict P(y = 1).
 std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task = Task::Regression);

@@ -23,4 +23,11 @@ void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what,
   }
 }
 
+void validate_binary_target(const Vector& y, std::string_view what) {
+  for (Index i = 0; i < y.size(); ++i) {
+    if (y[i] != 0.0 && y[i] != 1.0)
+      throw InputError(detail::concat(what, ": binary task needs 0/1 targets, but y[", i, "] = ", y[i]));
+  }
+}
+
 }  // namespace bfs

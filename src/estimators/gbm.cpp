@@ -42,7 +42,6 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "estimators/detail/binary_target.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 
@@ -285,7 +284,7 @@ class Gbm final : public Estimator {
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, kName, /*allow_nan_x=*/true);
-    if (task_ == Task::Binary) detail::validate_binary_target(y, kName);
+    if (task_ == Task::Binary) validate_binary_target(y, kName);
     const Index n = X.rows(), p = X.cols();
     const int threads = std::max(1, options.threads);
     Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);

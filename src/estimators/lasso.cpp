@@ -203,7 +203,7 @@ class LassoEstimator final : public Estimator {
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, "lasso", /*allow_nan_x=*/false);
     if (task_ == Task::Binary) {
-      detail::require_binary_target(y, "lasso");
+      validate_binary_target(y, "lasso");
       return detail::fit_logistic_lasso(params_, X, y, options.seed);
     }
     const Standardised all = detail::standardise(X, y, {});

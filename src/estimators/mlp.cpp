@@ -109,7 +109,7 @@ class MlpEstimator final : public Estimator {
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, "mlp", /*allow_nan_x=*/false);
     const bool binary = task_ == Task::Binary;
-    if (binary) detail::require_binary_target(y, "mlp");
+    if (binary) validate_binary_target(y, "mlp");
     const Index n = X.rows();
     const Index p = X.cols();
 

@@ -41,7 +41,6 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "estimators/detail/binary_target.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 
@@ -322,7 +321,7 @@ class RandomForest final : public Estimator {
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
     validate_fit_input(X, y, kName, /*allow_nan_x=*/false);
-    if (task_ == Task::Binary) detail::validate_binary_target(y, kName);
+    if (task_ == Task::Binary) validate_binary_target(y, kName);
     const Index n = X.rows(), p = X.cols();
     if (n > INT32_MAX / 2 || p > INT32_MAX / 2) throw InputError(detail::concat(kName, ": data too large"));
     const int threads = std::max(1, options.threads);

@@ -1,7 +1,7 @@
 #pragma once
 // What the binary (Task::Binary) lasso and MLP share: the logistic inverse link σ(m) = 1/(1 + e^−m) — one
 // definition, used by the models' predict() and by the importance fast paths, so a fast path that reaches the same
-// margin reaches the same bits — the log-loss on a margin, and the check that targets are 0/1.
+// margin reaches the same bits — and the log-loss on a margin.
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -21,15 +21,6 @@ inline double logistic(double m) {
 /// −log P(y | m) = log(1 + e^m) − y·m for y ∈ {0, 1}, without overflow (the per-row log-loss on the margin).
 inline double logistic_loss(double m, double y) {
   return std::max(m, 0.0) + std::log1p(std::exp(-std::abs(m))) - y * m;
-}
-
-/// Throws InputError naming the estimator unless every y is exactly 0 or 1.
-inline void require_binary_target(const Vector& y, std::string_view what) {
-  for (Index i = 0; i < y.size(); ++i) {
-    if (y[i] != 0.0 && y[i] != 1.0) {
-      throw InputError(concat(what, ": binary targets must be 0 or 1, got y[", i, "] = ", y[i]));
-    }
-  }
 }
 
 }  // namespace bfs::detail
