@@ -502,6 +502,10 @@ void validate(const JobConfig& job) {
                       std::string(name_of(job.data.task)) + "\" (" +
                       (job.data.task == Task::Binary ? "binary targets take auc, log_loss or accuracy"
                                                      : "regression targets take r2") + ")");
+  if (metric == Metric::LogLoss && job.reward.min_r2 > -std::numeric_limits<double>::infinity())
+    throw ConfigError("reward.min_r2 = " + std::to_string(job.reward.min_r2) +
+                      " needs a metric where higher is better (r2, auc, accuracy); reward.metric = \"log_loss\" is a "
+                      "loss");
   if (job.data.positive_label && job.data.task != Task::Binary)
     throw ConfigError("data.positive_label is only used with data.task = \"binary\"");
   validate_tuning(job.tuning, job.estimator);

@@ -117,3 +117,28 @@ BOOST_AUTO_TEST_CASE(the_canonical_dump_parses_back_to_the_same_job) {
 BOOST_AUTO_TEST_CASE(a_syntax_error_names_the_line) {
   BOOST_TEST(contains(error_of("[bandit\n"), "job.toml:1"));
 }
+
+BOOST_AUTO_TEST_CASE(binary_metric_keys_are_checked_against_the_task) {
+  const std::string binary = "[data]\ntask = \"binary\"\n";
+  BOOST_TEST(name_of(parse_job(binary, "job").data.task) == "binary");
+  BOOST_TEST(name_of(job_metric(parse_job(binary, "job").data, parse_job(binary, "job").reward)) == "auc");
+  BOOST_TEST(name_of(job_metric(parse_job("", "job").data, parse_job("", "job").reward)) == "r2");
+  auto message = [](const std::string& text) {
+    try {
+      parse_job(text, "job");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string r2 = message(binary + "[reward]\nmetric = \"r2\"\n");
+  BOOST_TEST(r2.find("reward.metric") != std::string::npos);
+  BOOST_TEST(r2.find("data.task") != std::string::npos);
+  BOOST_TEST(message("[reward]\nmetric = \"auc\"\n").find("does not fit data.task") != std::string::npos);
+  BOOST_TEST(message(binary + "[reward]\nmetric = \"log_loss\"\nmin_r2 = 0.0\n").find("reward.min_r2") !=
+             std::string::npos);
+  BOOST_TEST(message("[data]\npositive_label = 2.0\n").find("data.positive_label") != std::string::npos);
+  BOOST_TEST(message(binary + "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\n").find("data.task") !=
+             std::string::npos);
+  BOOST_TEST(message("[data]\ntask = \"multiclass\"\n").find("data.task") != std::string::npos);
+}
