@@ -10,8 +10,10 @@
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 #include "importance/permutation.hpp"
+#include "request_fixture.hpp"
 
 using namespace bfs;
+using bfs::test::make_request;
 
 namespace {
 
@@ -57,31 +59,14 @@ void punch_holes(Matrix& X, double fraction, std::uint64_t seed) {
   }
 }
 
-ImportanceRequest make_request(const Model& model, const Matrix& X, const Vector& y,
-                               std::vector<std::vector<Index>> groups, int threads, ImportancePath path) {
-  ImportanceRequest r;
-  r.model = &model;
-  r.X_test = &X;
-  r.y_test = &y;
-  r.groups = std::move(groups);
-  for (const auto& g : r.groups) r.stream_ids.push_back(static_cast<std::uint64_t>(1000 + g.front()));
-  r.repeats = 7;
-  r.seed = 42;
-  r.round = 5;
-  r.slot = 1;
-  r.threads = threads;
-  r.path = path;
-  return r;
-}
-
 /// Runs the fast path (expecting `method`) and the general path on the same request and compares them: equal to
 /// 1e-9 relative, or 1e-12 absolute near 0; bit-identical when `exact`. Also checks 1 vs 2 threads.
 ImportanceResult check_against_generic(const Model& model, const Matrix& X, const Vector& y,
                                        const std::vector<std::vector<Index>>& groups, ImportanceMethod method,
                                        bool exact) {
-  const auto fast = permutation_importance(make_request(model, X, y, groups, 1, ImportancePath::Auto));
-  const auto slow = permutation_importance(make_request(model, X, y, groups, 1, ImportancePath::Generic));
-  const auto fast2 = permutation_importance(make_request(model, X, y, groups, 2, ImportancePath::Auto));
+  const auto fast = permutation_importance(make_request(model, X, y, groups, Metric::R2, 1, ImportancePath::Auto));
+  const auto slow = permutation_importance(make_request(model, X, y, groups, Metric::R2, 1, ImportancePath::Generic));
+  const auto fast2 = permutation_importance(make_request(model, X, y, groups, Metric::R2, 2, ImportancePath::Auto));
   BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(method));
   BOOST_TEST(static_cast<int>(slow.method) == static_cast<int>(ImportanceMethod::Generic));
   BOOST_TEST(fast.baseline == slow.baseline);
@@ -371,7 +356,7 @@ BOOST_AUTO_TEST_CASE(every_path_uses_the_request_permutations) {
   RandomForestParams params;
   params.n_estimators = 10;
   const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{3, 1});
-  const auto request = make_request(*model, d.X_test, d.y_test, {{0, 4}}, 1, ImportancePath::Auto);
+  const auto request = make_request(*model, d.X_test, d.y_test, {{0, 4}}, Metric::R2, 1, ImportancePath::Auto);
   const auto result = permutation_importance(request);
   const Vector y_hat = model->predict(d.X_test);
   double base_sse = 0.0, sst = 0.0;

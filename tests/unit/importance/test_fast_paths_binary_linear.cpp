@@ -10,8 +10,10 @@
 #include "estimators/estimator.hpp"
 #include "estimators/lasso.hpp"
 #include "importance/permutation.hpp"
+#include "request_fixture.hpp"
 
 using namespace bfs;
+using bfs::test::make_request;
 
 namespace {
 
@@ -48,25 +50,6 @@ Data make_data(Index n_train, Index n_test, Index p, std::uint64_t seed) {
   fill(d.X_train, d.y_train, rng);
   fill(d.X_test, d.y_test, rng);
   return d;
-}
-
-ImportanceRequest make_request(const Model& model, const Matrix& X, const Vector& y,
-                               const std::vector<std::vector<Index>>& groups, Metric metric, int threads,
-                               ImportancePath path) {
-  ImportanceRequest r;
-  r.model = &model;
-  r.X_test = &X;
-  r.y_test = &y;
-  r.groups = groups;
-  for (const auto& g : r.groups) r.stream_ids.push_back(static_cast<std::uint64_t>(500 + g.front()));
-  r.repeats = 6;
-  r.metric = metric;
-  r.seed = 17;
-  r.round = 3;
-  r.slot = 2;
-  r.threads = threads;
-  r.path = path;
-  return r;
 }
 
 /// Fast path (expecting `method`) vs general path for one metric. exact: every score bit-identical. Otherwise

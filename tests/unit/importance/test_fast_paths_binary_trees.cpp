@@ -10,8 +10,10 @@
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 #include "importance/permutation.hpp"
+#include "request_fixture.hpp"
 
 using namespace bfs;
+using bfs::test::make_request;
 
 namespace {
 
@@ -42,33 +44,15 @@ Data make_data(Index n_train, Index n_test, Index p, std::uint64_t seed, double 
   return d;
 }
 
-ImportanceRequest make_request(const Model& model, const Data& d, const std::vector<std::vector<Index>>& groups,
-                               Metric metric, int threads, ImportancePath path) {
-  ImportanceRequest r;
-  r.model = &model;
-  r.X_test = &d.X_test;
-  r.y_test = &d.y_test;
-  r.groups = groups;
-  for (const auto& g : r.groups) r.stream_ids.push_back(static_cast<std::uint64_t>(500 + g.front()));
-  r.repeats = 6;
-  r.metric = metric;
-  r.seed = 17;
-  r.round = 3;
-  r.slot = 2;
-  r.threads = threads;
-  r.path = path;
-  return r;
-}
-
 /// Fast path (must be the tree path) vs general path, bit for bit, for every binary metric; returns the AUC scores.
 std::vector<double> check_binary_metrics(const Model& model, const Data& d,
                                          const std::vector<std::vector<Index>>& groups) {
   std::vector<double> auc_scores;
   for (Metric metric : {Metric::Auc, Metric::LogLoss, Metric::Accuracy}) {
     BOOST_TEST_CONTEXT("metric " << name_of(metric)) {
-      const auto fast = permutation_importance(make_request(model, d, groups, metric, 1, ImportancePath::Auto));
-      const auto slow = permutation_importance(make_request(model, d, groups, metric, 1, ImportancePath::Generic));
-      const auto fast2 = permutation_importance(make_request(model, d, groups, metric, 2, ImportancePath::Auto));
+      const auto fast = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Auto));
+      const auto slow = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Generic));
+      const auto fast2 = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 2, ImportancePath::Auto));
       BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(ImportanceMethod::Trees));
       BOOST_TEST(static_cast<int>(slow.method) == static_cast<int>(ImportanceMethod::Generic));
       BOOST_TEST(fast.baseline == slow.baseline);
@@ -188,8 +172,8 @@ BOOST_AUTO_TEST_CASE(logistic_ensemble_summed_in_double_matches_and_an_unknown_l
 
   const LogisticEnsembleModel unknown(ensemble, p, true);
   for (Metric metric : {Metric::Auc, Metric::LogLoss}) {
-    const auto fast = permutation_importance(make_request(unknown, d, kGroups, metric, 1, ImportancePath::Auto));
-    const auto slow = permutation_importance(make_request(unknown, d, kGroups, metric, 1, ImportancePath::Generic));
+    const auto fast = permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Auto));
+    const auto slow = permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Generic));
     BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(ImportanceMethod::Generic));
     BOOST_TEST(fast.scores == slow.scores, boost::test_tools::per_element());
   }
