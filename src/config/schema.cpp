@@ -187,6 +187,41 @@ void visit_estimator_params(EstimatorConfig& c, V& v) {
 
 // ---- reading ---------------------------------------------------------------------------------------------------
 
+/// ConfigError "<where> = x is out of range: must be in [min, max]" unless x lies within the key's bounds.
+void check_in_range(const std::string& where, double x, const Spec& spec) {
+  const bool low = spec.min_exclusive ? !(x > spec.min) : !(x >= spec.min);
+  const bool high = spec.max_exclusive ? !(x < spec.max) : !(x <= spec.max);
+  if (low || high || std::isnan(x)) {
+    std::ostringstream msg;
+    msg << where << " = " << x << " is out of range: must be in " << (spec.min_exclusive ? "(" : "[") << spec.min
+        << ", " << spec.max << (spec.max_exclusive ? ")" : "]");
+    throw ConfigError(msg.str());
+  }
+}
+
+/// Checks the values already in a section struct against the schema's bounds (parameters built in code).
+class BoundsChecker {
+ public:
+  explicit BoundsChecker(std::string section) : section_(std::move(section)) {}
+  template <class T>
+  void operator()(const char* key, T& value, const Spec& spec) const {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      check_in_range(section_ + "." + key, static_cast<double>(value), spec);
+    } else if constexpr (std::is_same_v<T, std::vector<int>> || std::is_same_v<T, std::vector<double>>) {
+      for (const auto x : value) check_in_range(section_ + "." + key, static_cast<double>(x), spec);
+    }
+  }
+
+ private:
+  std::string section_;
+};
+
+template <class Params>
+void check_bounds_of(Params params) {
+  const BoundsChecker checker("estimator");
+  visit(params, checker);
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : ", ") + ("\"" + item + "\"");
@@ -239,16 +274,7 @@ class TableReader {
     throw ConfigError(where(key) + " = " + show(node) + ": expected " + expected);
   }
 
-  void check_range(const char* key, double x, const Spec& spec) const {
-    const bool low = spec.min_exclusive ? !(x > spec.min) : !(x >= spec.min);
-    const bool high = spec.max_exclusive ? !(x < spec.max) : !(x <= spec.max);
-    if (low || high || std::isnan(x)) {
-      std::ostringstream msg;
-      msg << where(key) << " = " << x << " is out of range: must be in " << (spec.min_exclusive ? "(" : "[")
-          << spec.min << ", " << spec.max << (spec.max_exclusive ? ")" : "]");
-      throw ConfigError(msg.str());
-    }
-  }
+  void check_range(const char* key, double x, const Spec& spec) const { check_in_range(where(key), x, spec); }
 
   void read(const char* key, const toml::node& node, std::string& value, const Spec& spec) {
     auto s = node.value<std::string>();
@@ -524,6 +550,11 @@ void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimato
   if (tuning.period < 0)
     throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
 }
+
+void check_bounds(const LassoParams& params) { check_bounds_of(params); }
+void check_bounds(const RandomForestParams& params) { check_bounds_of(params); }
+void check_bounds(const GbmParams& params) { check_bounds_of(params); }
+void check_bounds(const MlpParams& params) { check_bounds_of(params); }
 
 std::string dump_job(const JobConfig& job_in) {
   JobConfig job = job_in;

@@ -20,6 +20,12 @@ void validate(const JobConfig& job);
 /// The [tuning] checks (part of validate): when enabled, estimator.name must be "gbm" (the only tunable estimator),
 /// folds ≥ 2 and period ≥ 0; ConfigError naming tuning.enabled / tuning.folds / tuning.period.
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);
+/// The bounds the schema declares for each [estimator] key, checked on parameters built in code (the estimator
+/// factories call these, so every bound is declared once, here). ConfigError "estimator.key = x is out of range".
+void check_bounds(const LassoParams& params);
+void check_bounds(const RandomForestParams& params);
+void check_bounds(const GbmParams& params);
+void check_bounds(const MlpParams& params);
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
 std::string dump_job(const JobConfig& job);
 /// One line per key: "section.key  (type, default, bounds)  description" — for `banditfs run --help-keys`.

@@ -40,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "estimators/estimator.hpp"
@@ -423,22 +424,10 @@ void check_params(const GbmParams& params) {
   const auto bad = [](const char* key, const auto& value, const char* why) {
     throw ConfigError(detail::concat("estimator.gbm.", key, " = ", value, ": ", why));
   };
-  if (!(params.learning_rate > 0.0)) bad("learning_rate", params.learning_rate, "must be > 0");
-  if (params.n_estimators < 1) bad("n_estimators", params.n_estimators, "must be >= 1");
-  if (params.max_leaves < 0) bad("max_leaves", params.max_leaves, "must be >= 0 (0 = no limit)");
-  if (params.max_depth < 0) bad("max_depth", params.max_depth, "must be >= 0");
+  check_bounds(params);  // declared once, in the schema; what follows is not a bound
   if (params.max_depth == 0 && params.max_leaves == 0) {
     bad("max_depth", params.max_depth, "0 (no depth limit) needs max_leaves > 0");
   }
-  if (!(params.min_child_weight >= 0.0)) bad("min_child_weight", params.min_child_weight, "must be >= 0");
-  if (!(params.lambda >= 0.0)) bad("lambda", params.lambda, "must be >= 0");
-  if (!(params.colsample > 0.0 && params.colsample <= 1.0)) bad("colsample", params.colsample, "must be in (0, 1]");
-  if (!(params.subsample > 0.0 && params.subsample <= 1.0)) bad("subsample", params.subsample, "must be in (0, 1]");
-  if (params.max_bin < 2) bad("max_bin", params.max_bin, "must be >= 2");
-  if (!(params.validation_fraction >= 0.0 && params.validation_fraction < 1.0)) {
-    bad("validation_fraction", params.validation_fraction, "must be in [0, 1)");
-  }
-  if (params.early_stopping_rounds < 0) bad("early_stopping_rounds", params.early_stopping_rounds, "must be >= 0");
 }
 
 }  // namespace

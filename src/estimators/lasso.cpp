@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "estimators/detail/lasso_common.hpp"
@@ -356,16 +357,10 @@ std::vector<double> lasso_lambda_path(const Matrix& X, const Vector& y, int n_la
 }
 
 std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task) {
-  if (!(params.lambda >= 0.0)) throw ConfigError(detail::concat("estimator.lambda: must be >= 0, got ", params.lambda));
-  if (params.cv_folds < 0 || params.cv_folds == 1) {
+  check_bounds(params);  // declared once, in the schema; what follows is not a bound
+  if (params.cv_folds == 1) {
     throw ConfigError(detail::concat("estimator.cv_folds: must be 0 (fixed lambda) or >= 2, got ", params.cv_folds));
   }
-  if (params.n_lambdas < 1) throw ConfigError(detail::concat("estimator.n_lambdas: must be >= 1, got ", params.n_lambdas));
-  if (!(params.lambda_min_ratio > 0.0 && params.lambda_min_ratio <= 1.0)) {
-    throw ConfigError(detail::concat("estimator.lambda_min_ratio: must be in (0, 1], got ", params.lambda_min_ratio));
-  }
-  if (params.max_iter < 1) throw ConfigError(detail::concat("estimator.max_iter: must be >= 1, got ", params.max_iter));
-  if (!(params.tol > 0.0)) throw ConfigError(detail::concat("estimator.tol: must be > 0, got ", params.tol));
   return std::make_unique<LassoEstimator>(params, task);
 }
 

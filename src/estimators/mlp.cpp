@@ -15,6 +15,7 @@
 #include <limits>
 #include <sstream>
 
+#include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "estimators/detail/binary.hpp"
@@ -360,21 +361,7 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
 }
 
 std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task) {
-  for (int h : params.hidden) {
-    if (h < 1) throw ConfigError(detail::concat("estimator.hidden: layer widths must be >= 1, got ", h));
-  }
-  if (!(params.learning_rate > 0.0)) {
-    throw ConfigError(detail::concat("estimator.learning_rate: must be > 0, got ", params.learning_rate));
-  }
-  if (!(params.l2 >= 0.0)) throw ConfigError(detail::concat("estimator.l2: must be >= 0, got ", params.l2));
-  if (params.batch_size < 1) throw ConfigError(detail::concat("estimator.batch_size: must be >= 1, got ", params.batch_size));
-  if (params.max_epochs < 1) throw ConfigError(detail::concat("estimator.max_epochs: must be >= 1, got ", params.max_epochs));
-  if (!(params.validation_fraction >= 0.0 && params.validation_fraction < 1.0)) {
-    throw ConfigError(
-        detail::concat("estimator.validation_fraction: must be in [0, 1), got ", params.validation_fraction));
-  }
-  if (params.patience < 1) throw ConfigError(detail::concat("estimator.patience: must be >= 1, got ", params.patience));
-  if (!(params.tol >= 0.0)) throw ConfigError(detail::concat("estimator.tol: must be >= 0, got ", params.tol));
+  check_bounds(params);  // declared once, in the schema
   return std::make_unique<MlpEstimator>(params, task);
 }
 

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "estimators/estimator.hpp"
@@ -397,23 +398,10 @@ class RandomForest final : public Estimator {
   Task task_;
 };
 
-void check_params(const RandomForestParams& params) {
-  const auto bad = [](const char* key, const auto& value, const char* why) {
-    throw ConfigError(detail::concat("estimator.random_forest.", key, " = ", value, ": ", why));
-  };
-  if (params.n_estimators < 1) bad("n_estimators", params.n_estimators, "must be >= 1");
-  if (params.max_depth < 0) bad("max_depth", params.max_depth, "must be >= 0 (0 = unlimited)");
-  if (!(params.max_features > 0.0 && params.max_features <= 1.0)) {
-    bad("max_features", params.max_features, "must be in (0, 1]");
-  }
-  if (params.min_samples_split < 2) bad("min_samples_split", params.min_samples_split, "must be >= 2");
-  if (params.min_samples_leaf < 1) bad("min_samples_leaf", params.min_samples_leaf, "must be >= 1");
-}
-
 }  // namespace
 
 std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task) {
-  check_params(params);
+  check_bounds(params);  // declared once, in the schema
   return std::make_unique<RandomForest>(params, task);
 }
 

@@ -205,6 +205,11 @@ BOOST_AUTO_TEST_CASE(bad_input_throws_input_error) {
   GbmParams bad;
   bad.subsample = 1.5;
   BOOST_CHECK_THROW(make_gbm(bad), ConfigError);
+  try {
+    make_gbm(bad);
+  } catch (const ConfigError& e) {  // the bound the schema declares for the job key, checked once for both paths
+    BOOST_TEST(std::string(e.what()) == "estimator.subsample = 1.5 is out of range: must be in (0, 1]");
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
