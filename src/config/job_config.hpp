@@ -16,6 +16,17 @@
 
 namespace bfs {
 
+/// data.source: simulated batches, an HDF5 file in our schema, or a CSV file.
+enum class SourceKind { Simulate, Hdf5, Csv };
+/// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas).
+enum class Dgp { Friedman1, Friedman3, Liang, Linear };
+constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
+  return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
+}
+constexpr std::array<std::pair<Dgp, std::string_view>, 4> enum_table(Dgp) {
+  return {{{Dgp::Friedman1, "friedman1"}, {Dgp::Friedman3, "friedman3"}, {Dgp::Liang, "liang"}, {Dgp::Linear, "linear"}}};
+}
+
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
 enum class Mode { Offline, Online };
 /// bandit.policy (bandit/policy.hpp): Thompson sampling, top-two Thompson sampling, the TVS oracles.
@@ -45,11 +56,11 @@ constexpr std::array<std::pair<RewardRule, std::string_view>, 4> enum_table(Rewa
 }
 
 struct DataConfig {
-  std::string source = "simulate";  ///< simulate | hdf5 | csv
+  SourceKind source = SourceKind::Simulate;
   std::string path;                 ///< hdf5 / csv file
   std::string target;               ///< CSV target column
   std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
-  std::string dgp = "friedman1";    ///< simulate: friedman1 | friedman3 | liang | linear
+  Dgp dgp = Dgp::Friedman1;        ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
   std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)

@@ -12,36 +12,33 @@ namespace bfs {
 
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
   const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
-  if (config.source != "simulate" && config.source != "hdf5" && config.source != "csv") {
-    throw ConfigError(detail::concat("data.source = \"", config.source, "\" is not one of: simulate, hdf5, csv"));
-  }
   if (config.noise_features < 0) {
     throw ConfigError(detail::concat("data.noise_features = ", config.noise_features, " must be >= 0"));
   }
-  if (!config.features.empty() && config.source != "csv") {
+  if (!config.features.empty() && config.source != SourceKind::Csv) {
     throw ConfigError(detail::concat("data.features selects CSV columns and needs data.source = \"csv\", not \"",
-                                     config.source, "\""));
+                                     name_of(config.source), "\""));
   }
   const LabelSpec labels{config.task, config.positive_label};
-  if (config.source == "simulate") {
+  if (config.source == SourceKind::Simulate) {
     if (config.positive_label) {
       // A simulated binary target is 0/1 by construction; a positive_label could only flip the classes silently.
       throw ConfigError("data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
                         "are already 0/1)");
     }
     SimulateSpec spec;
-    spec.dgp = config.dgp;
+    spec.dgp = std::string(name_of(config.dgp));
     spec.n = config.n;
     spec.p = config.p;
     spec.seed = seed;
     spec.binary = config.task == Task::Binary;
     return make_simulated_source(spec, config.periods, online, config.noise_features);
   }
-  if (config.source == "hdf5") {
+  if (config.source == SourceKind::Hdf5) {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"hdf5\"");
     return make_hdf5_source(config.path, online, config.noise_features, seed, labels);
   }
-  if (config.source == "csv") {
+  if (config.source == SourceKind::Csv) {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"csv\"");
     if (config.target.empty()) {
       throw ConfigError("data.target (the name of the target column) is required when data.source = \"csv\"");
@@ -49,7 +46,7 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
     return make_memory_source(read_csv(config.path, config.target, config.features), online, config.noise_features,
                               seed, labels);
   }
-  throw InternalError("make_data_source: unhandled data.source = " + config.source);
+  throw InternalError("make_data_source: a data.source without a reader");
 }
 
 }  // namespace bfs

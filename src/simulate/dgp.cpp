@@ -12,15 +12,10 @@ namespace bfs {
 
 namespace {
 
-enum class Dgp { Friedman1, Friedman3, Liang, Linear };
-
 constexpr Index kRelevant = 5;  // every DGP here uses x1..x5
 
 Dgp parse_dgp(const std::string& name) {
-  if (name == "friedman1") return Dgp::Friedman1;
-  if (name == "friedman3") return Dgp::Friedman3;
-  if (name == "liang") return Dgp::Liang;
-  if (name == "linear") return Dgp::Linear;
+  if (const auto dgp = enum_from_name<Dgp>(name)) return *dgp;
   std::string known;
   for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
   throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));
@@ -156,7 +151,7 @@ class SimulatedSource final : public DataSource {
 
 }  // namespace
 
-std::vector<std::string> dgp_names() { return {"friedman1", "friedman3", "liang", "linear"}; }
+std::vector<std::string> dgp_names() { return enum_names<Dgp>(); }
 
 double dgp_mean(const std::string& dgp, std::span<const float> x) {
   const Dgp d = parse_dgp(dgp);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "config/job_config.hpp"  // Dgp: the DGP names, declared once
 #include "data/dataset.hpp"
 #include "data/source.hpp"
 

@@ -81,8 +81,8 @@ void check_job(JobConfig job) {
 
 JobConfig offline_job(const std::string& estimator) {
   JobConfig job;
-  job.data.source = "simulate";
-  job.data.dgp = "friedman1";
+  job.data.source = SourceKind::Simulate;
+  job.data.dgp = Dgp::Friedman1;
   job.data.n = 120;
   job.data.p = 24;
   job.estimator.name = *enum_from_name<EstimatorName>(estimator);

@@ -43,7 +43,7 @@ policy = "ts"
 iterations = 500
 stop = "truth"
 )", "job.toml");
-  BOOST_TEST(job.data.dgp == "friedman3");
+  BOOST_TEST(name_of(job.data.dgp) == "friedman3");
   BOOST_TEST(job.data.p == 500);
   BOOST_TEST(name_of(job.estimator.name) == "lasso");
   BOOST_TEST(job.estimator.lasso.lambda == 0.05);
@@ -76,6 +76,11 @@ BOOST_AUTO_TEST_CASE(unknown_estimator_and_policy_are_named) {
   BOOST_TEST(contains(error_of("[estimator]\nname = \"svm\"\n"), "estimator.name = \"svm\""));
   BOOST_TEST(contains(error_of("[bandit]\npolicy = \"ucb\"\n"), "bandit.policy = \"ucb\""));
   BOOST_TEST(contains(error_of("[reward]\nrule = \"magic\"\n"), "reward.rule"));
+  BOOST_TEST(contains(error_of("[data]\nsource = \"parquet\"\n"),
+                      "data.source = \"parquet\" is not one of \"simulate\", \"hdf5\", \"csv\""));
+  BOOST_TEST(contains(error_of("[data]\ndgp = \"friedman2\"\n"), "data.dgp = \"friedman2\""));
+  BOOST_TEST(contains(error_of("[bandit]\nmode = \"batch\"\n"), "bandit.mode"));
+  BOOST_TEST(contains(error_of("[bandit]\nstop = \"never\"\n"), "bandit.stop"));
 }
 
 BOOST_AUTO_TEST_CASE(only_the_chosen_estimators_keys_are_valid) {

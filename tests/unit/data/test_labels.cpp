@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(validate_returns_the_mapping) {
 BOOST_AUTO_TEST_CASE(csv_through_make_data_source) {
   TempDir dir;
   DataConfig c;
-  c.source = "csv";
+  c.source = SourceKind::Csv;
   c.target = "y";
   c.task = Task::Binary;
   c.path = write_csv(dir, "pm.csv", {-1, 1, 1, -1, 1});
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(csv_through_make_data_source) {
 BOOST_AUTO_TEST_CASE(hdf5_offline_maps_with_positive_label) {
   TempDir dir;
   DataConfig c;
-  c.source = "hdf5";
+  c.source = SourceKind::Hdf5;
   c.task = Task::Binary;
   c.positive_label = 2.0;
   c.path = write_panel(dir, "d.h5", {2, 5, 5, 2, 2, 5}, {});
@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(hdf5_nan_in_y_stays_a_nan_error) {
 
 BOOST_AUTO_TEST_CASE(simulated_source_through_make_data_source) {
   DataConfig c;
-  c.dgp = "friedman1";
+  c.dgp = Dgp::Friedman1;
   c.n = 200;
   c.p = 8;
   c.periods = 2;
