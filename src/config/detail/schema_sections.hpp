@@ -1,0 +1,183 @@
+#pragma once
+// The job-file schema's declarations (DESIGN §6): every key of every section once, with its bounds and description,
+// as one visit() per section struct. Included only by config/schema.cpp, whose readers, writers, describers and
+// bounds checker walk these visits.
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "config/job_config.hpp"
+
+namespace bfs::schema_detail {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Bounds and allowed values of one key.
+struct Spec {
+  double min = -kInf;
+  double max = kInf;
+  std::vector<std::string> choices;
+  const char* description = "";
+  bool min_exclusive = false;
+  bool max_exclusive = false;
+};
+
+inline Spec range(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description}; }
+inline Spec above(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description, true}; }
+inline Spec one_of(std::vector<std::string> choices, const char* description) {
+  return Spec{-kInf, kInf, std::move(choices), description};
+}
+inline Spec text(const char* description) { return Spec{-kInf, kInf, {}, description}; }
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+/// The enum a key holds, directly or as std::optional<enum>; void otherwise.
+template <class T>
+struct EnumOf { using type = std::conditional_t<std::is_enum_v<T>, T, void>; };
+template <class T>
+struct EnumOf<std::optional<T>> : EnumOf<T> {};
+
+// ---- the schema: one function per section, each key once ------------------------------------------------------
+
+template <class V>
+void visit(DataConfig& c, V& v) {
+  v("source", c.source, text("where the rows come from"));
+  v("path", c.path, text("HDF5 or CSV file (source = hdf5 | csv)"));
+  v("target", c.target, text("CSV target column name"));
+  v("features", c.features, text("CSV feature columns to use (empty = all but the target)"));
+  v("dgp", c.dgp, text("simulated data-generating process"));
+  v("n", c.n, range(1, 1e9, "simulated rows per batch"));
+  v("p", c.p, range(1, 1e8, "simulated features"));
+  v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
+  v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
+  v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
+  v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
+  v("positive_label", c.positive_label, text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
+}
+
+template <class V>
+void visit(RewardConfig& c, V& v) {
+  v("rule", c.rule, text("score -> 0/1 reward"));
+  v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
+  v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
+  v("metric", c.metric, text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
+                             "for binary, r2 for regression)"));
+  v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
+  v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
+  v("groups", c.groups, text("bundles of feature names permuted together"));
+}
+
+template <class V>
+void visit(BanditConfig& c, V& v) {
+  v("policy", c.policy, text("super-arm policy"));
+  v("iterations", c.iterations, range(1, 1e9, "iterations (offline) or cap on iterations (online)"));
+  v("mode", c.mode, text("offline bootstrap or online periods"));
+  v("iterations_per_period", c.iterations_per_period, range(1, 1e6, "online: iterations on each period"));
+  v("passes", c.passes, range(1, 1e6, "online: passes over the periods"));
+  v("time_series", c.time_series, text("online: keep row order, test = last rows of the period"));
+  v("arms_per_round", c.arms_per_round, range(1, 1e6, "G: super-arms per round"));
+  v("max_features", c.max_features, above(0, 1, "cap on |S| as a fraction of p"));
+  v("prior_alpha", c.prior_alpha, above(0, 1e9, "Beta prior alpha"));
+  v("prior_beta", c.prior_beta, above(0, 1e9, "Beta prior beta"));
+  v("unplayed_as_failures", c.unplayed_as_failures, text("count unplayed arms as failures"));
+  v("test_fraction", c.test_fraction, above(0, 0.9, "share of rows held out for importance"));
+  v("bootstrap", c.bootstrap, text("offline: bootstrap the training rows"));
+  v("max_redraws", c.max_redraws, range(1, 1e6, "TTTS: bound on redraws of S'"));
+  v("tvs_c", c.tvs_c, Spec{0, 1, {}, "TVS C in (0,1): threshold log(1/C)/log((1+C)/C)", true, true});
+  v("tvs_q", c.tvs_q, range(0, 1e8, "TVS known model size q (0 = unknown)"));
+  v("stop", c.stop, text("stopping rule"));
+  v("stop_window", c.stop_window, range(0, 1e9, "K for the stability rules (0 = 50 / 100)"));
+}
+
+template <class V>
+void visit(MethodConfig& c, V& v) {
+  v("name", c.name, one_of({"bandit"}, "method"));
+}
+
+template <class V>
+void visit(RunConfig& c, V& v) {
+  v("seed", c.seed, range(0, kInf, "run seed"));
+  v("out", c.out, text("output directory"));
+  v("threads", c.threads, range(0, 4096, "threads (0 = all)"));
+  v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)"));
+  v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines"));
+}
+
+template <class V>
+void visit(TuningConfig& c, V& v) {
+  v("enabled", c.enabled, text("tune the estimator by grid search + k-fold CV before the first round (gbm only)"));
+  v("folds", c.folds, range(2, 100, "k of the k-fold cross-validation"));
+  v("period", c.period, range(0, 1e7, "period whose rows are tuned on (0 = the first)"));
+  v("shuffle", c.shuffle, text("shuffle rows before cutting folds (false = contiguous folds)"));
+  // Each value is checked against the bounds of the [estimator] gbm key of the same name; [] keeps that key's value.
+  v("learning_rate", c.learning_rate, above(0, 1, "grid of estimator.learning_rate ([] = keep)"));
+  v("n_estimators", c.n_estimators, range(1, 1e6, "grid of estimator.n_estimators ([] = keep)"));
+  v("max_leaves", c.max_leaves, range(0, 1e6, "grid of estimator.max_leaves ([] = keep)"));
+  v("max_depth", c.max_depth, range(0, 100, "grid of estimator.max_depth ([] = keep)"));
+  v("min_child_weight", c.min_child_weight, range(0, kInf, "grid of estimator.min_child_weight ([] = keep)"));
+  v("lambda", c.lambda, range(0, kInf, "grid of estimator.lambda ([] = keep)"));
+}
+
+template <class V>
+void visit(LassoParams& c, V& v) {
+  v("lambda", c.lambda, range(0, kInf, "L1 penalty on standardised columns"));
+  v("cv_folds", c.cv_folds, range(0, 100, "k-fold CV over a lambda path (0 = fixed lambda)"));
+  v("n_lambdas", c.n_lambdas, range(2, 10000, "CV path length"));
+  v("lambda_min_ratio", c.lambda_min_ratio, above(0, 1, "smallest lambda / lambda_max on the path"));
+  v("one_se_rule", c.one_se_rule, text("CV: largest lambda within one SE of the minimum"));
+  v("max_iter", c.max_iter, range(1, 1e7, "coordinate-descent sweeps"));
+  v("tol", c.tol, above(0, 1, "convergence tolerance"));
+}
+
+template <class V>
+void visit(RandomForestParams& c, V& v) {
+  v("n_estimators", c.n_estimators, range(1, 1e6, "trees"));
+  v("max_depth", c.max_depth, range(0, 1000, "maximum depth (0 = unlimited)"));
+  v("max_features", c.max_features, above(0, 1, "fraction of columns tried per split"));
+  v("min_samples_split", c.min_samples_split, range(2, 1e9, "rows needed to split a node"));
+  v("min_samples_leaf", c.min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
+  v("bootstrap", c.bootstrap, text("bootstrap rows for each tree"));
+}
+
+template <class V>
+void visit(GbmParams& c, V& v) {
+  v("learning_rate", c.learning_rate, above(0, 1, "shrinkage eta"));
+  v("n_estimators", c.n_estimators, range(1, 1e6, "boosting rounds"));
+  v("max_leaves", c.max_leaves, range(0, 1e6, "leaves per tree (0 = unlimited, depthwise)"));
+  v("max_depth", c.max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
+  v("min_child_weight", c.min_child_weight, range(0, kInf, "minimum hessian per leaf"));
+  v("lambda", c.lambda, range(0, kInf, "L2 penalty on leaf weights"));
+  v("colsample", c.colsample, above(0, 1, "column subsample per tree"));
+  v("subsample", c.subsample, above(0, 1, "row subsample per tree"));
+  v("max_bin", c.max_bin, range(2, 65536, "histogram bins"));
+  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+  v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+}
+
+template <class V>
+void visit(MlpParams& c, V& v) {
+  v("hidden", c.hidden, range(1, 1e6, "hidden layer sizes"));
+  v("learning_rate", c.learning_rate, above(0, 10, "Adam step size"));
+  v("l2", c.l2, range(0, kInf, "weight decay"));
+  v("batch_size", c.batch_size, range(1, 1e9, "minibatch rows"));
+  v("max_epochs", c.max_epochs, range(1, 1e7, "epochs"));
+  v("adaptive", c.adaptive, text("divide the step by 5 when validation stalls"));
+  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+  v("patience", c.patience, range(1, 1e6, "epochs without improvement before stopping"));
+  v("tol", c.tol, range(0, kInf, "minimum validation improvement"));
+}
+
+/// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
+template <class V>
+void visit_estimator_params(EstimatorConfig& c, V& v) {
+  switch (c.name) {
+    case EstimatorName::Lasso: return visit(c.lasso, v);
+    case EstimatorName::RandomForest: return visit(c.random_forest, v);
+    case EstimatorName::Gbm: return visit(c.gbm, v);
+    case EstimatorName::Mlp: return visit(c.mlp, v);
+  }
+}
+
+}  // namespace bfs::schema_detail
