@@ -35,13 +35,9 @@ std::optional<ImportanceResult> fast_permutation_importance(const ImportanceRequ
 ImportanceResult linear_permutation_importance(const ImportanceRequest& request, const LinearStructure& linear,
                                                const Vector& y_hat) {
   const Matrix& X = *request.X_test;
-  const Vector& y = *request.y_test;
   const Index n = X.rows(), p = X.cols();
   BFS_CHECK(linear.coef.size() == p);
-  ImportanceResult result;
-  result.method = ImportanceMethod::Linear;
-  result.baseline = metric_score(request.metric, y, y_hat);
-  result.scores.assign(request.groups.size(), 0.0);
+  ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Linear);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
 
 #pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
@@ -97,7 +93,6 @@ std::optional<ImportanceResult> logistic_linear_permutation_importance(const Imp
                                                                        const LinearStructure& linear,
                                                                        const Vector& y_hat) {
   const Matrix& X = *request.X_test;
-  const Vector& y = *request.y_test;
   const Index n = X.rows(), p = X.cols();
   BFS_CHECK(linear.coef.size() == p);
   std::vector<Index> nz;
@@ -111,10 +106,7 @@ std::optional<ImportanceResult> logistic_linear_permutation_importance(const Imp
       if (detail::logistic(m[i]) != y_hat[i]) return std::nullopt;
     }
   }
-  ImportanceResult result;
-  result.method = ImportanceMethod::Linear;
-  result.baseline = metric_score(request.metric, y, y_hat);
-  result.scores.assign(request.groups.size(), 0.0);
+  ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Linear);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
 
 #pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
@@ -154,16 +146,12 @@ std::optional<ImportanceResult> logistic_linear_permutation_importance(const Imp
 ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, const MlpModel& model,
                                             const Vector& y_hat) {
   const Matrix& X = *request.X_test;
-  const Vector& y = *request.y_test;
   const Index n = X.rows(), p = X.cols();
   const FirstLayer& first = *model.first_layer();
   const Eigen::MatrixXd& W = first.weights;
   const Index h = W.rows();
   BFS_CHECK(W.cols() == p);
-  ImportanceResult result;
-  result.method = ImportanceMethod::Mlp;
-  result.baseline = metric_score(request.metric, y, y_hat);
-  result.scores.assign(request.groups.size(), 0.0);
+  ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Mlp);
 
   // Z = W x + b for every test row (h × n), by explicit loops: Eigen's GEMM may split over OpenMP threads, which
   // would make the rounding of Z depend on the thread count.

@@ -15,6 +15,14 @@ std::vector<std::vector<Index>> singleton_groups(Index k) {
   return groups;
 }
 
+ImportanceResult unscored_result(const ImportanceRequest& request, const Vector& y_hat, ImportanceMethod method) {
+  ImportanceResult result;
+  result.method = method;
+  result.baseline = metric_score(request.metric, *request.y_test, y_hat);
+  result.scores.assign(request.groups.size(), 0.0);
+  return result;
+}
+
 std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group) {
   Rng rng = Rng::stream(request.seed, request.round, request.slot, Purpose::Permutation, request.stream_ids[group]);
   std::vector<std::vector<std::int64_t>> perms;
@@ -53,9 +61,7 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
   if (request.path == ImportancePath::Auto) {
     if (auto fast = fast_permutation_importance(request, y_hat)) return std::move(*fast);
   }
-  ImportanceResult result;
-  result.baseline = metric_score(request.metric, *request.y_test, y_hat);
-  result.scores.assign(request.groups.size(), 0.0);
+  ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Generic);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
   const bool parallel = request.model->supports_concurrent_predict() && request.threads > 1 && groups > 1;
 

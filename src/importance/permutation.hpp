@@ -46,6 +46,10 @@ struct ImportanceResult {
   ImportanceMethod method = ImportanceMethod::Generic;
 };
 
+/// A result of `method` before any group is scored: the metric on the unpermuted predictions y_hat as the baseline
+/// and one zero score per group (every path, general or fast, starts from this).
+ImportanceResult unscored_result(const ImportanceRequest& request, const Vector& y_hat, ImportanceMethod method);
+
 /// The B permutations of the test rows for one group, in order.
 std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group);
 

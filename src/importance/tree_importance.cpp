@@ -378,10 +378,7 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
   } release{index};
   if (!build_index(ensemble, X, y_hat, index, std::max(1, request.threads))) return std::nullopt;
 
-  ImportanceResult result;
-  result.method = ImportanceMethod::Trees;
-  result.baseline = metric_score(request.metric, *request.y_test, y_hat);
-  result.scores.assign(request.groups.size(), 0.0);
+  ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Trees);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
 #pragma omp parallel num_threads(request.threads > 1 && groups > 1 ? request.threads : 1)
   {
