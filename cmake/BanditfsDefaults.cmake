@@ -40,6 +40,7 @@ set(BANDITFS_LAYERS
     "simulate,estimators,bandit,gkx"
     "importance"
     "engine"
+    "methods"
     "dist,output"
     "cli")
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Figure-6-like pictures of an empirical (GKX panel) run, and its top features beside GKX's ranking.
 
-Reads a banditfs result.h5 (/trajectory [iterations x p], /feature_names, /posterior_mean, /iteration_period) and
+Reads a banditfs result.h5 of the bandit (/trajectory [iterations x p], /feature_names, /importance = the posterior
+means, /bandit/iteration_period; files from before issue 10 have /posterior_mean and /iteration_period) and
 draws, as paper 000 Fig. 6 does:
   (a) OUT_trajectories.png — every posterior inclusion-probability trajectory: the 94 characteristics in colour
       (the planted ones of --truth in red, thick), sic2 dummies in light blue, noise columns (noise<j>) in grey;
@@ -41,9 +42,13 @@ def load(path):
     with h5py.File(path, "r") as f:
         trajectory = np.asarray(f["trajectory"][...], dtype=np.float32)
         names = [decode(n) for n in f["feature_names"][...]]
-        mean = np.asarray(f["posterior_mean"][...], dtype=np.float64)
-        period = np.asarray(f["iteration_period"][...], dtype=np.int64) if "iteration_period" in f else None
+        mean = np.asarray(f["importance" if "importance" in f else "posterior_mean"][...], dtype=np.float64)
+        period_name = next((n for n in ("bandit/iteration_period", "iteration_period") if n in f), None)
+        period = np.asarray(f[period_name][...], dtype=np.int64) if period_name else None
         attrs = {k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v for k, v in f.attrs.items()}
+        if "bandit" in f:  # issue 10: the bandit's facts (policy, estimator) are attributes of /bandit
+            attrs.update({k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v
+                          for k, v in f["bandit"].attrs.items()})
     return trajectory, names, mean, period, attrs
 
 

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
-"""Draw a banditfs result.h5 the way the paper does (Fig. 1c).
+"""Draw a banditfs result.h5 the way the paper does (Fig. 1c), for any method.
 
-Left panel: posterior inclusion-probability trajectories (x = iteration, y = posterior mean), one line per
-feature; the true features (/truth) in red on top, or the selected features when there is no truth; every other
-feature as a thin, faint grey line; a dashed line at 0.5. Right panel: the top-k final posterior means as a
-horizontal bar chart (true/selected features red, others grey).
+Left panel (when the method recorded a trajectory, /trajectory): the importance trajectories (x = iteration; for the
+bandit y = posterior inclusion probability), one line per feature; the true features (/truth) in red on top, or the
+selected features when there is no truth; every other feature as a thin, faint grey line; for posterior means a dashed
+line at 0.5. Right panel (always): the top-k final importances (/importance) as a horizontal bar chart (true/selected
+features red, others grey).
+
+Reads the method-neutral layout of issue 10 (/importance, /selected, /rank, optional /trajectory and /truth; the
+method's facts as attributes of /<method>) and the older bandit layout (/posterior_mean instead of /importance).
 
 Usage: plot_trajectories.py result.h5 out.png [--top 25] [--title T]
 
@@ -34,27 +38,49 @@ def decode(value):
     return str(value)
 
 
+def string_attrs(obj):
+    return {k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v for k, v in obj.attrs.items()}
+
+
 def load(path):
+    """-> trajectory (None when absent), names, importance, selected, truth (None), root attrs, the method's string
+    facts (policy, estimator, ... from /<method>; the old layout's root policy/estimator) and the importance meaning."""
     with h5py.File(path, "r") as f:
-        trajectory = np.asarray(f["trajectory"][...], dtype=np.float32)
+        attrs = string_attrs(f)
         names = [decode(n) for n in f["feature_names"][...]]
-        mean = np.asarray(f["posterior_mean"][...], dtype=np.float64)
+        if "importance" in f:
+            importance = np.asarray(f["importance"][...], dtype=np.float64)
+            meaning = str(attrs.get("importance_meaning", "importance"))
+            group = f.get(str(attrs.get("method", "")))
+            facts = string_attrs(group) if isinstance(group, h5py.Group) else {}
+            facts.pop("feature_columns", None)
+            facts = {k: v for k, v in facts.items() if isinstance(v, str)}
+        else:  # before issue 10: the bandit's run state
+            importance = np.asarray(f["posterior_mean"][...], dtype=np.float64)
+            meaning = "posterior mean"
+            attrs.setdefault("method", "bandit")
+            facts = {k: attrs[k] for k in ("policy", "estimator") if k in attrs}
+        trajectory = np.asarray(f["trajectory"][...], dtype=np.float32) if "trajectory" in f else None
         selected = np.asarray(f["selected"][...], dtype=np.int64)
         truth = np.asarray(f["truth"][...], dtype=np.int64) if "truth" in f else None
-        attrs = {k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v for k, v in f.attrs.items()}
-    return trajectory, names, mean, selected, truth, attrs
+    return trajectory, names, importance, selected, truth, attrs, facts, meaning
 
 
-def default_title(attrs):
-    parts = [attrs.get("data_origin", ""), attrs.get("method", ""), attrs.get("policy", ""),
-             attrs.get("estimator", "")]
+def default_title(attrs, facts):
+    parts = [attrs.get("data_origin", ""), attrs.get("method", "")] + list(facts.values())
     title = ", ".join(str(p) for p in parts if str(p))
     if "seed" in attrs:
         title += f" (seed {attrs['seed']})"
     return title
 
 
-def plot_trajectories(ax, trajectory, highlight, highlight_label):
+def is_probability(values, meaning):
+    """The bandit's look (0..1 axis, 0.5 threshold) for posterior means; an autoscaled axis otherwise."""
+    finite = values[np.isfinite(values)]
+    return "posterior" in meaning and (finite.size == 0 or (finite.min() >= 0.0 and finite.max() <= 1.0))
+
+
+def plot_trajectories(ax, trajectory, highlight, highlight_label, meaning):
     iterations, p = trajectory.shape
     x = np.arange(1, iterations + 1, dtype=np.float32)
     is_highlight = np.zeros(p, dtype=bool)
@@ -70,35 +96,46 @@ def plot_trajectories(ax, trajectory, highlight, highlight_label):
     for k in highlight:
         if iterations > 0:
             ax.plot(x, trajectory[:, k], color=HIGHLIGHT, linewidth=1.3, zorder=3)
-    ax.axhline(0.5, color="black", linestyle="--", linewidth=0.8, zorder=2)
+    probability = is_probability(trajectory.ravel(), meaning)
+    if probability:
+        ax.axhline(0.5, color="black", linestyle="--", linewidth=0.8, zorder=2)
+        ax.set_ylim(-0.02, 1.02)
+    elif iterations > 0 and trajectory.size > 0 and np.isfinite(trajectory).any():
+        low, high = float(np.nanmin(trajectory)), float(np.nanmax(trajectory))
+        pad = 0.02 * (high - low) if high > low else 0.5
+        ax.set_ylim(low - pad, high + pad)
     ax.set_xlim(1, max(iterations, 2))
-    ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("iteration")
-    ax.set_ylabel("posterior inclusion probability")
+    ax.set_ylabel("posterior inclusion probability" if probability else meaning)
     if iterations == 0:
         ax.text(0.5, 0.5, "no iterations recorded", transform=ax.transAxes, ha="center", va="center")
     # Proxy handles: the collection's own alpha can be too faint to see in a legend.
-    handles = [Line2D([], [], color=GREY, linewidth=1.0, label="other features"),
-               Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="0.5 (selection threshold)")]
+    handles = [Line2D([], [], color=GREY, linewidth=1.0, label="other features")]
+    if probability:
+        handles.append(Line2D([], [], color="black", linestyle="--", linewidth=0.8, label="0.5 (selection threshold)"))
     if len(highlight) > 0:
         handles.insert(0, Line2D([], [], color=HIGHLIGHT, linewidth=1.3, label=f"{highlight_label} ({len(highlight)})"))
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=len(handles), fontsize="small",
               frameon=False, borderaxespad=0.2)
 
 
-def plot_top(ax, names, mean, highlight, top):
-    order = sorted(range(len(mean)), key=lambda k: (-mean[k], k))[:top]  # ties by lower index, as summary.csv
+def plot_top(ax, names, importance, highlight, top, meaning):
+    key = np.where(np.isnan(importance), -np.inf, importance)
+    order = sorted(range(len(importance)), key=lambda k: (-key[k], k))[:top]  # ties by lower index, as summary.csv
     is_highlight = set(int(k) for k in highlight)
     y = np.arange(len(order))
     colors = [HIGHLIGHT if k in is_highlight else GREY for k in order]
-    ax.barh(y, [mean[k] for k in order], color=colors)
+    ax.barh(y, [importance[k] for k in order], color=colors)
     ax.set_yticks(y)
     fontsize = 8 if len(order) <= 30 else max(3, int(240 / len(order)))
     ax.set_yticklabels([names[k] for k in order], fontsize=fontsize)
     ax.invert_yaxis()  # rank 1 at the top
-    ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("final posterior mean")
+    if is_probability(importance, meaning):
+        ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
+        ax.set_xlim(0, 1)
+    else:
+        ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"final {meaning}")
     ax.set_title(f"top {len(order)} features", fontsize="medium")
 
 
@@ -112,11 +149,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     try:
-        trajectory, names, mean, selected, truth, attrs = load(args.result)
+        trajectory, names, importance, selected, truth, attrs, facts, meaning = load(args.result)
     except (OSError, KeyError) as e:
         print(f"plot_trajectories.py: cannot read {args.result}: {e}", file=sys.stderr)
         return 1
-    if trajectory.ndim != 2 or trajectory.shape[1] != len(names):
+    if importance.shape != (len(names),):
+        print(f"plot_trajectories.py: {args.result}: the importance does not match /feature_names", file=sys.stderr)
+        return 1
+    if trajectory is not None and (trajectory.ndim != 2 or trajectory.shape[1] != len(names)):
         print(f"plot_trajectories.py: {args.result}: /trajectory does not match /feature_names", file=sys.stderr)
         return 1
     if truth is not None:
@@ -125,10 +165,13 @@ def main(argv=None):
         highlight, label = selected, "selected features"
     highlight = np.asarray([k for k in highlight if 0 <= k < len(names)], dtype=np.int64)
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [2.2, 1]})
-    plot_trajectories(left, trajectory, highlight, label)
-    plot_top(right, names, mean, highlight, max(args.top, 1))
-    fig.suptitle(args.title if args.title is not None else default_title(attrs))
+    if trajectory is not None:
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [2.2, 1]})
+        plot_trajectories(left, trajectory, highlight, label, meaning)
+    else:  # the method has no trajectory: the bar chart alone
+        fig, right = plt.subplots(1, 1, figsize=(6, 5.5))
+    plot_top(right, names, importance, highlight, max(args.top, 1), meaning)
+    fig.suptitle(args.title if args.title is not None else default_title(attrs, facts))
     fig.tight_layout()
     fig.savefig(args.output, dpi=args.dpi)
     plt.close(fig)

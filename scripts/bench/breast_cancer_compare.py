@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Puts banditfs's ranking of the breast cancer features beside scikit-learn's permutation importance (issue 10).
 
-banditfs side: the posterior means of the 30 real features (result.h5 /posterior_mean, matched by
+banditfs side: the posterior means of the 30 real features (result.h5 /importance, /posterior_mean before issue 10; matched by
 /feature_names), averaged over the given runs (e.g. the seeds of jobs/examples/breast_cancer.toml), plus per run
 the number of selected real features, of selected noise columns (noise1..noise300, mean >= 0.5) and the largest
 noise mean.
@@ -34,7 +34,7 @@ from sklearn.model_selection import train_test_split
 def read_run(path, names):
     """Posterior means of the real features (in sklearn's order) and the facts about the noise columns of one run."""
     with h5py.File(path, "r") as f:
-        mean = f["posterior_mean"][()]
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
         fnames = [n.decode() if isinstance(n, bytes) else str(n) for n in f["feature_names"][()]]
     index = {n: k for k, n in enumerate(fnames)}
     missing = [n for n in names if n not in index]

@@ -104,9 +104,9 @@ def run_banditfs(args, data, job, iterations, name):
     with open(os.path.join(out, "run.json")) as f:
         manifest = json.load(f)
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-        mean = f["posterior_mean"][()]
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
         truth = np.sort(f["truth"][()].astype(int))
-        arm_size = f["evaluations/arm_size"][()]
+        arm_size = f["bandit/evaluations/arm_size" if "bandit" in f else "evaluations/arm_size"][()]
     t, iters = manifest["timings"], manifest["iterations"]
     res = {"iterations": iters, "process_seconds": elapsed, "mean_arm_size": float(arm_size.mean()),
            "played_features": int(arm_size.sum()),

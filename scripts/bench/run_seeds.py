@@ -47,7 +47,7 @@ def run_one(binary, job, seed, out_root, overrides, threads):
     with open(os.path.join(out, "run.json")) as f:
         manifest = json.load(f)
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-        mean = f["posterior_mean"][()]
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
         truth = f["truth"][()] if "truth" in f else np.array([], dtype=int)
     noise = np.ones(mean.size, dtype=bool)
     noise[truth] = False
@@ -63,8 +63,8 @@ def run_one(binary, job, seed, out_root, overrides, threads):
         "min_true": float(mean[truth].min()) if truth.size else float("nan"),
         "max_noise": float(mean[noise].max()) if noise.any() else float("nan"),
         "true_means": [round(float(m), 3) for m in mean[truth]],
-        "fit_s_per_it": timings["fit_seconds"] / max(iters, 1),
-        "importance_s_per_it": timings["importance_seconds"] / max(iters, 1),
+        "fit_s_per_it": timings.get("fit_seconds", 0.0) / max(iters, 1),
+        "importance_s_per_it": timings.get("importance_seconds", 0.0) / max(iters, 1),
         "wall_s_per_it": timings["wall_seconds"] / max(iters, 1),
     }
 

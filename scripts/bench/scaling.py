@@ -64,8 +64,8 @@ def run_once(args, job, p, g, k, rounds, every, out, extra):
     with open(os.path.join(out, "run.json")) as f:
         m = json.load(f)
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-        arm = f["evaluations/arm_size"][()]
-        p_run = int(f["alpha"].shape[0])
+        arm = f["bandit/evaluations/arm_size" if "bandit" in f else "evaluations/arm_size"][()]
+        p_run = int(f["feature_names"].shape[0])
     t = m["timings"]
     r = m["iterations"]
     row = {"p": p_run, "p_set": p, "G": g, "K": k, "rounds": r, "checkpoint_every": every, "load1_before": load[0],

@@ -69,7 +69,7 @@ def main():
                 import h5py
                 import numpy as np
                 with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-                    mean = f["posterior_mean"][()]
+                    mean = f["importance" if "importance" in f else "posterior_mean"][()]
                     truth = f["truth"][()]
                 noise = np.ones(mean.size, dtype=bool)
                 noise[truth] = False

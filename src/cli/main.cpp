@@ -15,8 +15,8 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
-#include "dist/distributed_runner.hpp"
-#include "engine/local_runner.hpp"
+#include "dist/runtime.hpp"
+#include "methods/registry.hpp"
 #include "output/result_io.hpp"
 #include "simulate/dgp.hpp"
 
@@ -45,7 +45,9 @@ extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
 int command_run(const RunArgs& args, const dist::Session& session) {
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
-  const JobConfig job = load_job(args.job_path, overrides);
+  const JobConfig job = load_job(methods::catalog(), args.job_path, overrides);
+  const Method& method = methods::find(job.method.name);
+  method.validate(job);
   const std::string job_text = dump_job(job);
   const bool coordinator = session.rank() == 0;  // only rank 0 writes files and logs
 
@@ -60,9 +62,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     context.log = make_logger("banditfs", (out_dir / "banditfs.log").string());
     context.log->info("banditfs {} run {} -> {} ({} rank{})", BANDITFS_VERSION, args.job_path, out_dir.string(),
                       session.size(), session.size() > 1 ? "s" : "");
-    context.log->info("method {} policy {} estimator {} reward {} (nu = {}) seed {} threads {}", job.method.name,
-                      name_of(job.bandit.policy), name_of(job.estimator.name), name_of(job.reward.rule), job.reward.threshold, job.run.seed,
-                      context.threads);
+    context.log->info("method {} seed {} threads {}", job.method.name, job.run.seed, context.threads);
   }
 
   const std::string checkpoint_path = (out_dir / "checkpoint.h5").string();
@@ -76,10 +76,12 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   std::signal(SIGUSR1, on_stop_signal);
 
   ProgressPrinter progress(args.quiet || !coordinator ? 1e12 : job.run.progress_seconds);
-  std::optional<RunResult> outcome =
-      dist::run_job(session, job, job_text, context, control, [&](const RoundReport& r) { progress(r); });
+  const dist::Runtime runtime = dist::make_runtime(session, context.threads);
+  const RoundCallback on_round = [&](const RoundReport& r) { progress(r); };
+  std::optional<MethodResult> outcome =
+      method.run(MethodRun{job, job_text, context, *runtime.comm, *runtime.executor, control, on_round});
   if (!coordinator) return 0;
-  RunResult& result = *outcome;
+  MethodResult& result = *outcome;
   progress.finish();
   if (interrupted(result)) {
     context.log->info("signal {} received: {}; continue with: banditfs run {} --resume{}", int{g_stop_signal},
@@ -94,8 +96,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
-  context.log->info("{} iterations in {:.1f}s (fit {:.1f}s, importance {:.1f}s); stop: {}", result.iterations,
-                    result.timings.wall_seconds, result.timings.fit_seconds, result.timings.importance_seconds,
+  context.log->info("{} iterations in {:.1f}s; stop: {}", result.iterations, result.timing("wall_seconds"),
                     result.stop_reason);
   print_inspection(result, std::cout, 10);
   std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*keys) {
-      std::cout << describe_keys();
+      std::cout << describe_keys(methods::catalog());
       return 0;
     }
   } catch (const Error& e) {

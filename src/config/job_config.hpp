@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/estimator_config.hpp"
+#include "config/method_params.hpp"
 #include "core/task.hpp"
 
 namespace bfs {
@@ -107,8 +108,19 @@ struct BanditConfig {
   int stop_window = 0;           ///< K; 0 = the rule's default (50 rank-stable, 100 selected-stable)
 };
 
+/// [method]: the method's name and its own keys (config/method_params.hpp; the registry in src/methods/ supplies
+/// each method's parameter struct).
 struct MethodConfig {
   std::string name = "bandit";
+  MethodParamsBox params;  ///< the chosen method's keys besides name (empty when it has none)
+  /// Sections this method does not read (other methods' sections; [estimator] for a method without one): refused
+  /// in its job file and left out of its canonical dump. Empty for the bandit, which reads every section.
+  std::vector<std::string> unused_sections;
+  bool uses(const std::string& section) const {
+    for (const auto& s : unused_sections)
+      if (s == section) return false;
+    return true;
+  }
 };
 
 struct RunConfig {

@@ -6,17 +6,24 @@
 #include <vector>
 
 #include "config/job_config.hpp"
+#include "config/method_params.hpp"
 
 namespace bfs {
 
 /// Parses a job from TOML text. `origin` names the file in errors. Overrides are "section.key=value" strings
 /// applied before validation (the value is parsed as a TOML value, or taken as a string if that fails).
-JobConfig parse_job(const std::string& toml_text, const std::string& origin,
+/// `methods` is the registry's catalog (methods::catalog()): [method] takes only the chosen method's keys, and a
+/// section that belongs to another method is an error naming the section.
+JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, const std::string& origin,
                     const std::vector<std::string>& overrides = {});
 /// Reads and parses a job file (ConfigError naming the file when it cannot be read).
-JobConfig load_job(const std::string& path, const std::vector<std::string>& overrides = {});
-/// Cross-field checks (e.g. lasso-nonzero needs the lasso estimator); ConfigError naming the keys.
+JobConfig load_job(const MethodCatalog& methods, const std::string& path,
+                   const std::vector<std::string>& overrides = {});
+/// Cross-field checks of the common sections, and of the bandit's sections when the method reads them;
+/// ConfigError naming the keys. (A method's own checks are its validate(), src/methods/method.hpp.)
 void validate(const JobConfig& job);
+/// The cross-field checks of [reward], [bandit] and [tuning] (e.g. lasso-nonzero needs the lasso estimator).
+void validate_bandit_sections(const JobConfig& job);
 /// The [tuning] checks (part of validate): when enabled, estimator.name must be "gbm" (the only tunable estimator),
 /// folds ≥ 2 and period ≥ 0; ConfigError naming tuning.enabled / tuning.folds / tuning.period.
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);
@@ -28,7 +35,8 @@ void check_bounds(const GbmParams& params);
 void check_bounds(const MlpParams& params);
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
 std::string dump_job(const JobConfig& job);
-/// One line per key: "section.key  (type, default, bounds)  description" — for `banditfs run --help-keys`.
-std::string describe_keys();
+/// One line per key: "section.key  (bounds)  description" — `banditfs keys`; each method's keys and sections
+/// under its "[method] name = ..." heading.
+std::string describe_keys(const MethodCatalog& methods);
 
 }  // namespace bfs

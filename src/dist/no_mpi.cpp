@@ -1,9 +1,10 @@
-// Built instead of session.cpp and distributed_runner.cpp when BANDITFS_WITH_MPI=OFF: one rank, the local engine.
-// A launch by mpirun/srun with several tasks is refused rather than run K independent copies into one directory.
+// Built instead of session.cpp and mpi_runtime.cpp when BANDITFS_WITH_MPI=OFF: one rank, a SoloComm and a
+// LocalExecutor. A launch by mpirun/srun with several tasks is refused rather than run K independent copies into
+// one directory.
 #include <cstdlib>
 
 #include "core/error.hpp"
-#include "dist/distributed_runner.hpp"
+#include "dist/runtime.hpp"
 
 namespace bfs::dist {
 
@@ -19,9 +20,11 @@ Session::Session(int&, char**&) {
 Session::~Session() = default;
 void Session::abort(int code) const { std::exit(code); }
 
-std::optional<RunResult> run_job(const Session&, const JobConfig& job, const std::string& job_text, Context& context,
-                                 const RunControl& control, const RoundCallback& on_round) {
-  return run_local(job, job_text, context, control, on_round);
+Runtime make_runtime(const Session&, int threads) {
+  Runtime runtime;
+  runtime.comm = std::make_unique<SoloComm>();
+  runtime.executor = std::make_unique<LocalExecutor>(threads);
+  return runtime;
 }
 
 }  // namespace bfs::dist

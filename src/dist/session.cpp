@@ -3,6 +3,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/environment.hpp>
+#include <mpi.h>
 #include <cstdlib>
 
 #include "core/error.hpp"
@@ -64,6 +65,22 @@ std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, cons
     out.emplace_back(all.substr(offset, static_cast<std::size_t>(s)));
     offset += static_cast<std::size_t>(s);
   }
+  return out;
+}
+
+std::vector<std::string> allgather_bytes(const boost::mpi::communicator& comm, const std::string& bytes) {
+  const int size = static_cast<int>(bytes.size());
+  std::vector<int> sizes;
+  boost::mpi::all_gather(comm, size, sizes);
+  std::size_t total = 0;
+  for (int s : sizes) total += static_cast<std::size_t>(s);
+  std::string all(total, '\0');
+  std::vector<int> displacements(sizes.size(), 0);
+  for (std::size_t r = 1; r < sizes.size(); ++r) displacements[r] = displacements[r - 1] + sizes[r - 1];
+  MPI_Allgatherv(bytes.data(), size, MPI_CHAR, all.data(), sizes.data(), displacements.data(), MPI_CHAR, comm);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < sizes.size(); ++r)
+    out.emplace_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(sizes[r])));
   return out;
 }
 

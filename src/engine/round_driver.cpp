@@ -95,7 +95,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   if (control.resume) {
     // A checkpoint of a tuning job always holds its choice; without one it is another job's (drive_rounds would
     // refuse it by its hash), so it is refused here, before minutes of tuning.
-    const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+    const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
     if (!checkpoint.tuning.present)
       throw InputError(control.checkpoint_path + " was written by a different job (it holds no [tuning] choice and "
                                                  "this job tunes); refusing to resume. Run without --resume to start "
@@ -160,7 +160,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   const std::string hash = job_hash(job);
   std::int32_t resume_after = 0;
   if (control.resume) {
-    const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+    const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
     check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint);
     state.restore(checkpoint);
     resume_after = checkpoint.iterations;
@@ -178,7 +178,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
     snapshot.resume.job_hash = hash;
     snapshot.resume.data_fingerprint = source.fingerprint;
     snapshot.timings.wall_seconds += seconds_since(wall_start);
-    write_result_h5(snapshot, control.checkpoint_path);
+    write_run_state_h5(snapshot, control.checkpoint_path);
     result.timings.checkpoint_seconds += seconds_since(start);
   };
 

@@ -17,9 +17,9 @@ namespace bfs {
 /// parameters], mean_r2, std_r2, fold_r2 [points × folds] and attributes estimator, chosen, folds, period, rows,
 /// features, seed, seconds. With a resume state (checkpoints): resume_* attributes and /resume_stop_key. Datasets are
 /// byte-identical for identical results.
-void write_result_h5(const RunResult& result, const std::string& path);
-/// Reads everything write_result_h5 wrote back, timings included (from the root attributes). InputError naming the
+void write_run_state_h5(const RunResult& result, const std::string& path);
+/// Reads everything write_run_state_h5 wrote back, timings included (from the root attributes). InputError naming the
 /// file for a missing file, a missing dataset or attribute, or inconsistent shapes.
-RunResult read_result_h5(const std::string& path);
+RunResult read_run_state_h5(const std::string& path);
 
 }  // namespace bfs

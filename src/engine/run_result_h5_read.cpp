@@ -1,4 +1,4 @@
-// result.h5 reader: everything write_result_h5 wrote, validated; errors are InputError naming the file and the
+// result.h5 reader: everything write_run_state_h5 wrote, validated; errors are InputError naming the file and the
 // missing or malformed dataset / attribute.
 #include <hdf5.h>
 
@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_types.hpp"
+#include "data/detail/h5_result_reader.hpp"
 #include "engine/run_result_h5.hpp"
 
 namespace bfs {
@@ -19,174 +20,8 @@ namespace {
 using detail::h5_error_message;
 using detail::H5Handle;
 using detail::H5Types;
+using detail::Reader;
 
-class Reader {
- public:
-  explicit Reader(const std::string& path) : path_(path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) fail("no such file");
-    if (H5Fis_hdf5(path.c_str()) <= 0) fail("not an HDF5 file");
-    file_ = detail::h5_file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-    if (!file_.valid()) fail(detail::concat("cannot open: ", h5_error_message()));
-  }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(detail::concat("result file '", path_, "': ", what));
-  }
-
-  /// True when every component of `name` ("evaluations/iteration") exists as a link.
-  bool has(const std::string& name) const {
-    std::size_t pos = 0;
-    while (true) {
-      pos = name.find('/', pos);
-      const std::string prefix = name.substr(0, pos);
-      if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-      if (pos == std::string::npos) return true;
-      ++pos;
-    }
-  }
-
-  H5Handle open(const std::string& name) const {
-    if (!has(name)) fail(detail::concat("missing dataset /", name));
-    H5Handle dset = detail::h5_dataset(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT));
-    if (!dset.valid()) fail(detail::concat("cannot open dataset /", name));
-    return dset;
-  }
-
-  std::vector<hsize_t> shape(hid_t dset, const std::string& name) const {
-    H5Handle space = detail::h5_space(H5Dget_space(dset));
-    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
-    if (rank < 0) fail(detail::concat("cannot read the shape of /", name));
-    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-    return dims;
-  }
-
-  template <class T>
-  std::vector<T> read_1d(const std::string& name) const {
-    H5Handle dset = open(name);
-    const auto dims = shape(dset.get(), name);
-    if (dims.size() != 1) fail(detail::concat("/", name, " is not one-dimensional"));
-    std::vector<T> data(dims[0]);
-    if (!data.empty() && H5Dread(dset.get(), H5Types<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
-      fail(detail::concat("cannot read /", name, ": ", h5_error_message()));
-    }
-    return data;
-  }
-
-  /// Rows × cols float32 dataset into a row-major vector.
-  std::vector<float> read_2d(const std::string& name, std::size_t cols, std::size_t& rows) const {
-    H5Handle dset = open(name);
-    const auto dims = shape(dset.get(), name);
-    if (dims.size() != 2 || dims[1] != cols) {
-      fail(detail::concat("/", name, " is not a [rows x ", cols, "] matrix"));
-    }
-    rows = dims[0];
-    std::vector<float> data(dims[0] * dims[1]);
-    if (!data.empty() && H5Dread(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
-      fail(detail::concat("cannot read /", name, ": ", h5_error_message()));
-    }
-    return data;
-  }
-
-  /// Fixed-length or variable-length strings.
-  std::vector<std::string> read_strings(const std::string& name) const {
-    H5Handle dset = open(name);
-    const auto dims = shape(dset.get(), name);
-    if (dims.size() != 1) fail(detail::concat("/", name, " is not one-dimensional"));
-    H5Handle type = detail::h5_type(H5Dget_type(dset.get()));
-    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING) fail(detail::concat("/", name, " is not strings"));
-    std::vector<std::string> out(dims[0]);
-    if (out.empty()) return out;
-    if (H5Tis_variable_str(type.get()) > 0) {
-      std::vector<char*> ptrs(out.size(), nullptr);  // memory type = file type: HDF5 will not convert charsets
-      if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) {
-        fail(detail::concat("cannot read /", name));
-      }
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        if (ptrs[i] != nullptr) out[i] = ptrs[i];
-        H5free_memory(ptrs[i]);
-      }
-      return out;
-    }
-    const std::size_t width = H5Tget_size(type.get());
-    std::vector<char> buffer(out.size() * width);
-    if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
-      fail(detail::concat("cannot read /", name));
-    }
-    const bool space_pad = H5Tget_strpad(type.get()) == H5T_STR_SPACEPAD;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      std::string s(buffer.data() + i * width, width);
-      const auto end = s.find_last_not_of(space_pad ? ' ' : '\0');
-      s.resize(end == std::string::npos ? 0 : end + 1);
-      if (!space_pad) s.resize(std::strlen(s.c_str()));  // NUL-terminated as well as NUL-padded
-      out[i] = std::move(s);
-    }
-    return out;
-  }
-
-  /// Attributes live on the root ("." ) or on a group such as "tuning".
-  bool has_attr(const char* name, const char* object = ".") const {
-    return H5Aexists_by_name(file_.get(), object, name, H5P_DEFAULT) > 0;
-  }
-
-  H5Handle open_attr(const char* name, const char* object = ".") const {
-    const std::string where = std::string(object) == "." ? std::string(name) : detail::concat(object, "/", name);
-    if (!has_attr(name, object)) fail(detail::concat("missing attribute ", where));
-    H5Handle attr = detail::h5_attr(H5Aopen_by_name(file_.get(), object, name, H5P_DEFAULT, H5P_DEFAULT));
-    if (!attr.valid()) fail(detail::concat("cannot open attribute ", where));
-    return attr;
-  }
-
-  template <class T>
-  T attr(const char* name, const char* object = ".") const {
-    H5Handle a = open_attr(name, object);
-    T value{};
-    if (H5Aread(a.get(), H5Types<T>::mem(), &value) < 0) fail(detail::concat("cannot read attribute ", name));
-    return value;
-  }
-
-  /// float64 [rows × cols] into a row-major vector; `cols` is checked, rows is returned.
-  std::vector<double> read_2d_double(const std::string& name, std::size_t cols, std::size_t& rows) const {
-    H5Handle dset = open(name);
-    const auto dims = shape(dset.get(), name);
-    if (dims.size() != 2 || dims[1] != cols) fail(detail::concat("/", name, " is not a [rows x ", cols, "] matrix"));
-    rows = dims[0];
-    std::vector<double> data(dims[0] * dims[1]);
-    if (!data.empty() && H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
-      fail(detail::concat("cannot read /", name, ": ", h5_error_message()));
-    }
-    return data;
-  }
-
-  /// Optional numeric attribute (older or partial files): `fallback` when absent.
-  template <class T>
-  T attr_or(const char* name, T fallback) const {
-    return has_attr(name) ? attr<T>(name) : fallback;
-  }
-
-  std::string string_attr(const char* name, const char* object = ".") const {
-    H5Handle a = open_attr(name, object);
-    H5Handle type = detail::h5_type(H5Aget_type(a.get()));
-    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
-      fail(detail::concat("attribute ", name, " is not a string"));
-    if (H5Tis_variable_str(type.get()) > 0) {
-      char* data = nullptr;  // memory type = file type: HDF5 will not convert charsets
-      if (H5Aread(a.get(), type.get(), &data) < 0) fail(detail::concat("cannot read attribute ", name));
-      std::string value = data != nullptr ? data : "";
-      H5free_memory(data);
-      return value;
-    }
-    std::string value(H5Tget_size(type.get()), '\0');
-    if (H5Aread(a.get(), type.get(), value.data()) < 0) fail(detail::concat("cannot read attribute ", name));
-    value.resize(std::strlen(value.c_str()));
-    return value;
-  }
-
- private:
-  std::string path_;
-  H5Handle file_;
-};
 
 TuningReport read_tuning(const Reader& in) {
   TuningReport t;
@@ -217,7 +52,7 @@ TuningReport read_tuning(const Reader& in) {
 
 }  // namespace
 
-RunResult read_result_h5(const std::string& path) {
+RunResult read_run_state_h5(const std::string& path) {
   detail::silence_hdf5_errors();
   Reader in(path);
   RunResult r;

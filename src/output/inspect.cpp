@@ -1,10 +1,12 @@
-// `banditfs inspect`: a human-readable report of a result.h5 (the run's facts, then the top features).
+// `banditfs inspect`: a human-readable report of a result (the run's facts, then the top features), for any method.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <variant>
 
-#include "output/detail/ranking.hpp"
+#include "output/detail/result_checks.hpp"
 #include "output/result_io.hpp"
 
 namespace bfs {
@@ -22,56 +24,71 @@ std::string format(const char* fmt, Args... args) {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
-std::string shorten(const std::string& name) {
-  if (name.size() <= kMaxNameWidth) return name;
-  return name.substr(0, kMaxNameWidth - 3) + "...";
+std::string shorten(const std::string& name, std::size_t width = kMaxNameWidth) {
+  if (name.size() <= width) return name;
+  return name.substr(0, width - 3) + "...";
 }
 
-void print_timings(const RunResult& r, std::ostream& out) {
-  const Timings& t = r.timings;
-  if (t.wall_seconds <= 0.0 && t.fit_seconds <= 0.0 && t.importance_seconds <= 0.0 && t.split_seconds <= 0.0 &&
-      t.data_seconds <= 0.0 && t.policy_seconds <= 0.0) {
-    return;
+/// An importance in a fixed-width cell: 4 decimals in the usual range, %g outside it.
+std::string importance_text(double value) {
+  const double a = std::fabs(value);
+  return (a == 0.0 || (a >= 1e-3 && a < 1e4)) ? format("%.4f", value) : format("%.4g", value);
+}
+
+/// "method bandit, policy ttts, estimator random_forest": the method and its root-level string facts.
+std::string method_line(const MethodResult& r) {
+  std::string line = or_dash(r.method);
+  for (const MethodFact& f : r.facts) {
+    if (f.name.find('/') != std::string::npos) continue;
+    if (const auto* s = std::get_if<std::string>(&f.value)) line += ", " + f.name + " " + or_dash(*s);
   }
-  out << "  timings       wall " << format("%.3f s", t.wall_seconds);
-  if (r.iterations > 0) out << format(" (%.3f ms/iteration)", 1e3 * t.wall_seconds / r.iterations);
-  out << "\n";
-  const std::pair<const char*, double> parts[] = {{"fit", t.fit_seconds},     {"importance", t.importance_seconds},
-                                                  {"split", t.split_seconds}, {"data", t.data_seconds},
-                                                  {"policy", t.policy_seconds}};
-  out << "               ";
-  for (const auto& [name, seconds] : parts) out << format(" %s %.3f s", name, seconds);
-  out << "\n";
+  return line;
 }
 
-/// One line: where the tuning ran and the chosen point with its CV score.
-void print_tuning(const TuningReport& t, std::ostream& out) {
-  if (!t.present || t.chosen < 0 || static_cast<std::size_t>(t.chosen) >= t.points()) return;
-  const auto c = static_cast<std::size_t>(t.chosen);
-  out << "  tuning        " << t.estimator << " on period " << t.period << " (" << t.rows << " rows, " << t.folds
-      << "-fold CV, " << t.points() << " grid points): ";
-  for (std::size_t j = 0; j < t.parameters.size(); ++j)
-    out << (j ? ", " : "") << t.parameters[j] << " " << format("%g", t.value(c, j));
-  out << format("; CV R^2 %.4f +- %.4f\n", t.mean_r2[c], t.std_r2[c]);
+/// "num_evaluations 24, noise_variance 0.25": the method's root-level numeric facts (empty when none).
+std::string numeric_facts(const MethodResult& r) {
+  std::string line;
+  for (const MethodFact& f : r.facts) {
+    if (f.name.find('/') != std::string::npos) continue;
+    if (const auto* d = std::get_if<double>(&f.value)) line += (line.empty() ? "" : ", ") + f.name + format(" %g", *d);
+    if (const auto* i = std::get_if<std::int64_t>(&f.value))
+      line += (line.empty() ? "" : ", ") + f.name + " " + std::to_string(*i);
+  }
+  return line;
+}
+
+void print_timings(const MethodResult& r, std::ostream& out) {
+  const bool any = std::any_of(r.timings.begin(), r.timings.end(), [](const auto& t) { return t.second > 0.0; });
+  if (!any) return;
+  const double wall = r.timing("wall_seconds");
+  out << "  timings       wall " << format("%.3f s", wall);
+  if (r.iterations > 0) out << format(" (%.3f ms/iteration)", 1e3 * wall / r.iterations);
+  out << "\n";
+  std::string parts;
+  for (const auto& [name, value] : r.timings) {
+    if (name == "wall_seconds" || !(value > 0.0)) continue;
+    const bool seconds = name.size() > 8 && name.compare(name.size() - 8, 8, "_seconds") == 0;
+    parts += seconds ? format(" %s %.3f s", name.substr(0, name.size() - 8).c_str(), value)
+                     : format(" %s %.0f", name.c_str(), value);
+  }
+  if (!parts.empty()) out << "               " << parts << "\n";
 }
 
 }  // namespace
 
-void print_inspection(const RunResult& r, std::ostream& out, int top) {
+void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   const std::size_t p = r.feature_names.size();
-  const bool consistent = r.alpha.size() == p && r.beta.size() == p;
-  const auto means = consistent ? detail::feature_means(r) : std::vector<double>{};
-  const auto order = detail::ranking_order(means);
-  const auto selected = detail::selected_flags(r, p);
-  const auto truth = detail::truth_flags(r, p);
+  const std::string problem = detail::per_feature_problem(r);
+  const auto selected = detail::flags_of(r.selected, p);
+  const auto truth = detail::flags_of(r.truth, p);
 
   out << "banditfs result" << (r.version.empty() ? "" : " (banditfs " + r.version + ")") << "\n";
-  out << "  data          " << or_dash(r.data_origin) << "\n";
-  out << "  method        " << or_dash(r.method) << ", policy " << or_dash(r.policy) << ", estimator "
-      << or_dash(r.estimator) << "\n";
+  out << "  data          " << or_dash(r.data_origin) << (r.task.empty() ? "" : " (" + r.task + ")") << "\n";
+  out << "  method        " << method_line(r) << "\n";
+  const std::string numbers = numeric_facts(r);
+  if (!numbers.empty()) out << "                " << numbers << "\n";
   out << "  seed          " << r.seed << "   (ranks " << r.ranks << ", threads " << r.threads << ")\n";
   out << "  iterations    " << r.iterations << "   stop: " << or_dash(r.stop_reason) << "\n";
-  out << "  evaluations   " << r.evaluations.size() << "\n";
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
   if (r.metrics.known) {
     out << "  truth         " << r.truth.size() << " true features: "
@@ -83,34 +100,52 @@ void print_inspection(const RunResult& r, std::ostream& out, int top) {
       out << "never separated\n";
     }
   }
-  print_tuning(r.tuning, out);
   print_timings(r, out);
-  if (!consistent) {
-    out << "  (alpha/beta do not match the feature names: no feature table)\n";
+  if (!problem.empty()) {
+    out << "  (" << problem << ": no feature table)\n";
     return;
   }
 
+  const auto order = detail::rank_order(r);
+  const auto rank = detail::ranks_of(r);
   const std::size_t shown = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(top, 0)));
   if (shown == 0) return;
   std::size_t name_width = 4;
   for (std::size_t i = 0; i < shown; ++i) name_width = std::max(name_width, shorten(r.feature_names[order[i]]).size());
-
-  out << "\n  top " << shown << " of " << p << " features by posterior mean  (sel: * = selected"
-      << (r.metrics.known ? ", true: T = truly relevant" : "") << ")\n";
+  const std::string meaning = r.importance_meaning.empty() ? "importance" : r.importance_meaning;
   const int w = static_cast<int>(name_width);
-  out << format("  %5s %8s  %-*s %8s %10s %10s  sel", "rank", "feature", w, "name", "mean", "alpha", "beta")
-      << (r.metrics.known ? "  true" : "") << "\n";
+  const int iw = static_cast<int>(std::max<std::size_t>(8, meaning.size()));
+  std::vector<const MethodDataset*> columns;
+  std::vector<int> column_width;
+  for (const auto& name : r.feature_columns) {
+    columns.push_back(r.dataset(name));
+    column_width.push_back(static_cast<int>(std::max<std::size_t>(10, name.size())));
+  }
+
+  out << "\n  top " << shown << " of " << p << " features by " << meaning << "  (sel: * = selected"
+      << (r.metrics.known ? ", true: T = truly relevant" : "") << ")\n";
+  out << format("  %5s %8s  %-*s %*s", "rank", "feature", w, "name", iw, meaning.c_str());
+  for (std::size_t c = 0; c < columns.size(); ++c) out << format(" %*s", column_width[c], r.feature_columns[c].c_str());
+  out << "  sel" << (r.metrics.known ? "  true" : "") << "\n";
   for (std::size_t i = 0; i < shown; ++i) {
-    const FeatureId k = order[i];
-    out << format("  %5zu %8d  %-*s %8.4f %10.4g %10.4g   %s", i + 1, k, w, shorten(r.feature_names[k]).c_str(),
-                  means[k], r.alpha[k], r.beta[k], selected[k] ? "*" : " ");
+    const auto k = static_cast<std::size_t>(order[i]);
+    out << format("  %5d %8zu  %-*s %*s", static_cast<int>(rank[k]), k, w, shorten(r.feature_names[k]).c_str(), iw,
+                  importance_text(r.importance[k]).c_str());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (detail::column_is_text(*columns[c])) {
+        out << format(" %*s", column_width[c], shorten(detail::column_text(*columns[c], k), 10).c_str());
+      } else {
+        out << format(" %*.4g", column_width[c], detail::column_number(*columns[c], k));
+      }
+    }
+    out << "   " << (selected[k] ? "*" : " ");
     if (r.metrics.known) out << "     " << (truth[k] ? "T" : " ");
     out << "\n";
   }
   if (r.metrics.known) {
     std::size_t missed = 0;
     for (FeatureId k : r.truth) {
-      auto pos = std::find(order.begin(), order.end(), k) - order.begin();
+      const auto pos = std::find(order.begin(), order.end(), k) - order.begin();
       if (static_cast<std::size_t>(pos) >= shown) ++missed;
     }
     if (missed > 0) out << "  (" << missed << " true feature(s) rank below the top " << shown << ")\n";

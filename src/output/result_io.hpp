@@ -1,20 +1,41 @@
 #pragma once
-// Writing and reading a run's outputs (DESIGN §5). Every writer is atomic: it writes `path.tmp` and renames, so a
-// failed run never leaves a half-written file under the final name.
+// Writing and reading a run's outputs (DESIGN §5) from the method-neutral result (methods/result.hpp, issue 10):
+// result.h5, summary.csv, run.json and `inspect` read only a MethodResult, so every method gets every output. Every
+// writer is atomic: it writes `path.tmp` and renames, so a failed run never leaves a half-written file under the final
+// name. (The bandit's checkpoint, RunResult's HDF5 form, is the engine's: engine/run_result_h5.hpp.)
+//
+// result.h5 layout (the layout rule of methods/result.hpp):
+//   root datasets   /feature_names (strings [p]), /importance (float64 [p]), /selected (int32 ids), /rank (int32 [p]),
+//                   /trajectory (float32 [iterations × p], only when the method has one), /truth (int32 ids, when known)
+//   root attributes version, method, task, data_origin, job, seed (uint64), ranks, threads, iterations (int32),
+//                   stop_reason, importance_meaning; fdp, power, hamming (int64), separation_iteration (int32) when the
+//                   truth is known; every timing (float64, named "*_seconds" or "bytes_sent")
+//   group /<method> the method's own datasets at their names ("evaluations/test_score" is in subgroup evaluations),
+//                   its facts as attributes of the group or of the subgroup before the last '/', and the string
+//                   attribute "feature_columns" (the per-feature datasets summary.csv and inspect show, joined by ",")
 #include <iosfwd>
 #include <string>
 
-#include "engine/run_result.hpp"
-#include "engine/run_result_h5.hpp"  // write_result_h5 / read_result_h5: result.h5 is the engine's run state
+#include "methods/result.hpp"
 
 namespace bfs {
 
-/// summary.csv: feature,name,mean,alpha,beta,selected,rank (rank 1 = highest mean; ties by feature id).
-void write_summary_csv(const RunResult& result, const std::string& path);
-/// run.json: the manifest (method, iterations, timings, selected features, stop reason, seed, ranks, version,
-/// metrics, and "tuning" {period, rows, folds, parameters, chosen, table} when tuning ran).
-void write_run_json(const RunResult& result, const std::string& path);
-/// Human-readable report of a result.h5: the run's facts and the top `top` features.
-void print_inspection(const RunResult& result, std::ostream& out, int top = 25);
+/// result.h5 (layout above). Throws bfs::Error naming what is inconsistent (importance or rank not of length p, a
+/// trajectory that is not a multiple of p, a feature column without p values, a dataset whose shape does not match its
+/// values, ...) before anything is written; an empty `rank` is computed from the importance.
+void write_result_h5(const MethodResult& r, const std::string& path);
+/// Reads a result.h5 back: everything write_result_h5 wrote (own datasets with their dtype and shape — a 1-D dataset
+/// comes back with an empty shape —, facts: string attributes as strings, floats as double, integers as int64; timings
+/// = the root attributes named "*_seconds" (wall_seconds first, then alphabetical) and "bytes_sent"). A file of the
+/// layout before issue 10 (/posterior_mean, /alpha, /beta at the root) reads as method "bandit" with importance =
+/// /posterior_mean and alpha, beta, iteration_period, evaluations/*, tuning/* as its own datasets. InputError naming
+/// the file for a missing file, a file that is not HDF5 or a missing dataset.
+MethodResult read_result_h5(const std::string& path);
+/// summary.csv: feature,name,importance,selected,rank, then one column per feature column (rank 1 = most important).
+void write_summary_csv(const MethodResult& r, const std::string& path);
+/// run.json: the manifest (identity, run facts, selection, timings, metrics, the method's own object, top features).
+void write_run_json(const MethodResult& r, const std::string& path);
+/// Human-readable report of a result: the run's facts and the top `top` features.
+void print_inspection(const MethodResult& r, std::ostream& out, int top = 25);
 
 }  // namespace bfs

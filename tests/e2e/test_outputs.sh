@@ -13,7 +13,8 @@ $PY - "$WORK/out/result.h5" <<'PYEOF' && ok || fail "result.h5 shapes"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 assert f["trajectory"].shape == (8, 20), f["trajectory"].shape
-assert f["alpha"].shape == (20,)
+assert f["bandit/alpha"].shape == (20,)
+assert f["importance"].shape == (20,) and sorted(f["rank"][()]) == list(range(1, 21))
 assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
 PYEOF
 report=$("$BANDITFS" inspect "$WORK/out/result.h5")
@@ -28,7 +29,7 @@ cat >>"$WORK/online.toml" <<'TOML'
 TOML
 sed -i 's/^iterations = 8/mode = "online"\niterations_per_period = 2\ntime_series = true/' "$WORK/online.toml"
 "$BANDITFS" run "$WORK/online.toml" --quiet --out "$WORK/online" >/dev/null 2>&1 || fail "online run failed"
-$PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['iteration_period'][()])==[0,0,1,1,2,2]" &&
+$PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['bandit/iteration_period'][()])==[0,0,1,1,2,2]" &&
   ok || fail "online schedule: two iterations on each of the three periods, in order"
 
 # The keys subcommand lists the schema.

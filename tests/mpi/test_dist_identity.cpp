@@ -1,14 +1,17 @@
 // Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Every case runs a job distributed over all
 // ranks with arms_per_round G = 1 and G = 4 and, on rank 0, the same job with the local engine (another thread
 // count), and asserts that every deterministic output — posterior, trajectory, evaluation records, selected set — is
-// bit-identical (DESIGN §3 "determinism is a feature").
+// bit-identical (DESIGN §3 "determinism is a feature"). The distributed run goes through the registry, as the CLI's does.
 #define BOOST_TEST_MODULE dist_identity
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
 #include <memory>
 
-#include "dist/distributed_runner.hpp"
+#include "dist/runtime.hpp"
+#include "identity.hpp"
+#include "methods/bandit/bandit_result.hpp"
+#include "methods/registry.hpp"
 
 using namespace bfs;
 
@@ -25,37 +28,6 @@ struct SessionFixture {
 };
 BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-void expect_identical(const RunResult& local, const RunResult& distributed) {
-  BOOST_TEST(distributed.iterations == local.iterations);
-  BOOST_TEST(same_bits(distributed.alpha, local.alpha));
-  BOOST_TEST(same_bits(distributed.beta, local.beta));
-  BOOST_TEST(same_bits(distributed.trajectory, local.trajectory));
-  BOOST_TEST(distributed.iteration_period == local.iteration_period);
-  BOOST_TEST(distributed.selected == local.selected);
-  BOOST_TEST(distributed.stop_reason == local.stop_reason);
-  BOOST_TEST(distributed.tuning.present == local.tuning.present);
-  BOOST_TEST(distributed.tuning.chosen == local.tuning.chosen);
-  BOOST_REQUIRE(distributed.evaluations.size() == local.evaluations.size());
-  for (std::size_t i = 0; i < local.evaluations.size(); ++i) {
-    const auto& a = local.evaluations[i];
-    const auto& b = distributed.evaluations[i];
-    BOOST_TEST_CONTEXT("evaluation " << i) {
-      BOOST_TEST(b.iteration == a.iteration);
-      BOOST_TEST(b.slot == a.slot);
-      BOOST_TEST(b.period == a.period);
-      BOOST_TEST(b.arm_size == a.arm_size);
-      BOOST_TEST(std::memcmp(&b.test_score, &a.test_score, sizeof(double)) == 0);
-      BOOST_TEST(b.rewards == a.rewards);
-      BOOST_TEST(b.updated == a.updated);
-    }
-  }
-}
-
 /// Runs `job` distributed (threads 1) and, on rank 0, locally (threads 2); compares on rank 0. G = 1 and 4.
 void check_job(JobConfig job) {
   for (int arms_per_round : {1, 4}) {
@@ -64,7 +36,10 @@ void check_job(JobConfig job) {
       Context distributed_context;
       distributed_context.seed = job.run.seed;
       distributed_context.threads = 1;
-      const auto distributed = dist::run_job(*g_session, job, "job", distributed_context, RunControl{}, {});
+      const dist::Runtime runtime = dist::make_runtime(*g_session, 1);
+      const std::string job_text = "job";
+      const auto distributed = methods::find("bandit").run(
+          MethodRun{job, job_text, distributed_context, *runtime.comm, *runtime.executor, RunControl{}, {}});
       BOOST_TEST(distributed.has_value() == (g_session->rank() == 0));
       if (g_session->rank() != 0) continue;
       BOOST_TEST(distributed->ranks == g_session->size());
@@ -74,7 +49,7 @@ void check_job(JobConfig job) {
       const RunResult local = run_local(job, "job", local_context);
       BOOST_TEST(local.evaluations.size() > 0u);
       BOOST_TEST(local.tuning.present == job.tuning.enabled);
-      expect_identical(local, *distributed);
+      testing::expect_identical(bandit::to_method_result(local), *distributed);
     }
   }
 }

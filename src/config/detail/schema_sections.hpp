@@ -7,27 +7,12 @@
 #include <vector>
 
 #include "config/job_config.hpp"
+#include "config/key_spec.hpp"
 
 namespace bfs::schema_detail {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// Bounds and allowed values of one key.
-struct Spec {
-  double min = -kInf;
-  double max = kInf;
-  std::vector<std::string> choices;
-  const char* description = "";
-  bool min_exclusive = false;
-  bool max_exclusive = false;
-};
-
-inline Spec range(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description}; }
-inline Spec above(double lo, double hi, const char* description) { return Spec{lo, hi, {}, description, true}; }
-inline Spec one_of(std::vector<std::string> choices, const char* description) {
-  return Spec{-kInf, kInf, std::move(choices), description};
-}
-inline Spec text(const char* description) { return Spec{-kInf, kInf, {}, description}; }
+using Spec = KeySpec;
+using namespace keyspec;
 
 template <class T>
 struct IsOptional : std::false_type {};
@@ -89,11 +74,6 @@ void visit(BanditConfig& c, V& v) {
   v("tvs_q", c.tvs_q, range(0, 1e8, "TVS known model size q (0 = unknown)"));
   v("stop", c.stop, text("stopping rule"));
   v("stop_window", c.stop_window, range(0, 1e9, "K for the stability rules (0 = 50 / 100)"));
-}
-
-template <class V>
-void visit(MethodConfig& c, V& v) {
-  v("name", c.name, one_of({"bandit"}, "method"));
 }
 
 template <class V>

@@ -1,5 +1,5 @@
 #pragma once
-// The few collective operations the protocol needs, on byte strings (Boost.MPI). Internal to src/dist/.
+// The few collective operations methods need (methods/comm.hpp), on byte strings (Boost.MPI). Internal to src/dist/.
 #include <boost/mpi/communicator.hpp>
 #include <string>
 #include <vector>
@@ -12,6 +12,9 @@ namespace bfs::dist::detail {
 std::string broadcast_bytes(const boost::mpi::communicator& comm, std::string bytes, int root);
 /// Gathers one byte string per rank at `root` (empty vector on the other ranks).
 std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, const std::string& bytes, int root);
+
+/// Every rank's byte string on every rank, in rank order.
+std::vector<std::string> allgather_bytes(const boost::mpi::communicator& comm, const std::string& bytes);
 
 /// The world communicator of `session` (no global: the communicator travels in the session). Only valid when
 /// session.uses_mpi().

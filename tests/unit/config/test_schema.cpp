@@ -6,6 +6,33 @@
 using namespace bfs;
 
 namespace {
+
+/// A method with keys of its own and no estimator, beside a stand-in for the bandit (the real registry lives in
+/// src/methods/, above config: these tests check the schema's side of the catalog).
+struct DemoParams final : MethodParams {
+  int neighbours = 2;
+  double share = 0.5;
+  std::string mode = "full";
+  bool standardize = true;
+  void visit(KeyVisitor& v) override {
+    v("neighbours", neighbours, keyspec::range(1, 100, "neighbours"));
+    v("share", share, keyspec::above(0, 1, "share"));
+    v("mode", mode, keyspec::one_of({"full", "fast"}, "mode"));
+    v("standardize", standardize, keyspec::text("standardize"));
+  }
+  std::unique_ptr<MethodParams> clone() const override { return std::make_unique<DemoParams>(*this); }
+};
+
+MethodCatalog test_catalog() {
+  MethodDescription bandit{"bandit", {"reward", "bandit", "tuning"}, {}, true};
+  MethodDescription demo{"demo", {}, [] { return std::make_unique<DemoParams>(); }, false};
+  return {bandit, demo};
+}
+
+JobConfig parse_job(const std::string& text, const std::string& origin, const std::vector<std::string>& overrides = {}) {
+  return bfs::parse_job(test_catalog(), text, origin, overrides);
+}
+
 /// The ConfigError message of parsing `text`, or "" when it parses.
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
@@ -146,4 +173,52 @@ BOOST_AUTO_TEST_CASE(binary_metric_keys_are_checked_against_the_task) {
   BOOST_TEST(message(binary + "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\n").find("data.task") !=
              std::string::npos);
   BOOST_TEST(message("[data]\ntask = \"multiclass\"\n").find("data.task") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_method_takes_only_its_own_keys_and_sections) {
+  const JobConfig job = parse_job("[method]\nname = \"demo\"\nneighbours = 7\nmode = \"fast\"\n", "job.toml");
+  const auto* params = job.method.params.as<DemoParams>();
+  BOOST_REQUIRE(params != nullptr);
+  BOOST_TEST(params->neighbours == 7);
+  BOOST_TEST(params->mode == "fast");
+  BOOST_TEST(params->share == 0.5);
+  // A copy of the job owns a copy of the parameters.
+  const JobConfig copy = job;
+  BOOST_TEST(copy.method.params.as<DemoParams>() != params);
+  BOOST_TEST(copy.method.params.as<DemoParams>()->neighbours == 7);
+
+  BOOST_TEST(contains(error_of("[method]\nname = \"nope\"\n"), "method.name = \"nope\" is not one of \"bandit\", \"demo\""));
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\n[bandit]\niterations = 5\n"),
+                      "section [bandit] belongs to method \"bandit\", but method.name = \"demo\""));
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\n[estimator]\nname = \"lasso\"\n"),
+                      "section [estimator] is not used by method \"demo\""));
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nneighbours = 0\n"), "method.neighbours = 0 is out of range"));
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nmode = \"slow\"\n"), "method.mode = \"slow\" is not one of"));
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nbogus = 1\n"), "unknown key 'method.bogus'"));
+  // The bandit takes no [method] keys besides its name; another method's key is unknown to it.
+  BOOST_TEST(contains(error_of("[method]\nneighbours = 3\n"), "unknown key 'method.neighbours'"));
+  BOOST_TEST(contains(error_of("", {"method.name=demo", "method.share=2.0"}), "method.share = 2 is out of range"));
+}
+
+BOOST_AUTO_TEST_CASE(a_methods_dump_holds_its_keys_and_only_its_sections) {
+  const JobConfig job = parse_job("[method]\nname = \"demo\"\nneighbours = 4\n", "job.toml");
+  const std::string text = dump_job(job);
+  BOOST_TEST(contains(text, "neighbours = 4"));
+  BOOST_TEST(contains(text, "mode = 'full'"));
+  BOOST_TEST(!contains(text, "[bandit]"));
+  BOOST_TEST(!contains(text, "[reward]"));
+  BOOST_TEST(!contains(text, "[estimator]"));
+  BOOST_TEST(dump_job(parse_job(text, "dump")) == text);
+  // The bandit's dump is unchanged by the catalog: every section, [method] with its name only.
+  const std::string bandit = dump_job(parse_job("", "job.toml"));
+  BOOST_TEST(contains(bandit, "[bandit]"));
+  BOOST_TEST(contains(bandit, "[method]\nname = 'bandit'\n"));
+}
+
+BOOST_AUTO_TEST_CASE(keys_lists_each_methods_keys_and_sections) {
+  const std::string keys = describe_keys(test_catalog());
+  BOOST_TEST(contains(keys, "[method] name = \"demo\"  (no [estimator])"));
+  BOOST_TEST(contains(keys, "method.neighbours  [1, 100]"));
+  BOOST_TEST(contains(keys, "[method] name = \"bandit\"  (its sections: [reward] [bandit] [tuning])"));
+  BOOST_TEST(contains(keys, "bandit.iterations"));
 }

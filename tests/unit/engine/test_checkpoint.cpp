@@ -52,12 +52,12 @@ void check_resume_equals_uninterrupted(const JobConfig& job, int stop_after) {
   const RunResult first = run_local(job, "", context, control);
   BOOST_TEST_REQUIRE(interrupted(first));
   BOOST_TEST(first.iterations == stop_after);
-  BOOST_TEST(read_result_h5(control.checkpoint_path).iterations == stop_after);
+  BOOST_TEST(read_run_state_h5(control.checkpoint_path).iterations == stop_after);
 
   control.stop_requested = {};
   control.resume = true;
   context.threads = 2;  // a resume may use another thread count
-  const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+  const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
   const auto resume_start = std::chrono::steady_clock::now();
   const RunResult resumed = run_local(job, "", context, control);
   const double resume_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - resume_start).count();
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(periodic_checkpoints_are_written_atomically) {
   control.checkpoint_path = (dir.path / "checkpoint.h5").string();
   control.checkpoint_every = 10;
   const RunResult result = run_local(offline_job(), "", context, control);
-  const RunResult checkpoint = read_result_h5(control.checkpoint_path);
+  const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
   BOOST_TEST(checkpoint.iterations == 20);
   BOOST_TEST(checkpoint.resume.present);
   BOOST_TEST(!fs::exists(control.checkpoint_path + ".tmp"));

@@ -18,7 +18,9 @@
 #include "engine/round_driver.hpp"
 #include "engine/tuning.hpp"
 #include "engine/run_result_h5.hpp"
-#include "output/result_io.hpp"  // the tuning table in run.json
+#include "methods/bandit/bandit_result.hpp"  // the tuning table in the bandit's result
+#include "methods/registry.hpp"
+#include "output/result_io.hpp"  // ... and in run.json
 
 using namespace bfs;
 namespace fs = std::filesystem;
@@ -243,13 +245,13 @@ BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
 
   // The same checks at job-parse time, naming the key.
   BOOST_TEST(error_of([] {
-               parse_job("[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml");
+               parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml");
              }).find("tuning.enabled") != std::string::npos);
-  BOOST_CHECK_THROW(parse_job("[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml"), ConfigError);
+  BOOST_CHECK_THROW(parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml"), ConfigError);
   BOOST_TEST(error_of([] {
-               parse_job("[estimator]\nname = \"gbm\"\n[tuning]\nfolds = 1\n", "job.toml");
+               parse_job(methods::catalog(), "[estimator]\nname = \"gbm\"\n[tuning]\nfolds = 1\n", "job.toml");
              }).find("tuning.folds") != std::string::npos);
-  BOOST_CHECK_NO_THROW(parse_job("[estimator]\nname = \"lasso\"\n[tuning]\nfolds = 3\n", "job.toml"));  // disabled
+  BOOST_CHECK_NO_THROW(parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nfolds = 3\n", "job.toml"));  // disabled
 
   BOOST_CHECK_NO_THROW(check_tuning_period(TuningConfig{}, 1));
   TuningConfig late;
@@ -258,7 +260,7 @@ BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
 }
 
 BOOST_AUTO_TEST_CASE(the_tuning_keys_parse_validate_and_dump) {
-  const JobConfig job = parse_job(
+  const JobConfig job = parse_job(methods::catalog(),
       "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\nfolds = 4\nlearning_rate = [0.05]\n"
       "max_depth = []\nn_estimators = [100, 200]\n",
       "job.toml", {"tuning.lambda=[0.5, 1]"});
@@ -271,22 +273,22 @@ BOOST_AUTO_TEST_CASE(the_tuning_keys_parse_validate_and_dump) {
   BOOST_TEST((job.tuning.max_leaves == std::vector<int>{31, 50}));  // default kept
   const std::string dumped = dump_job(job);
   BOOST_TEST(dumped.find("[tuning]") != std::string::npos);
-  const JobConfig again = parse_job(dumped, "dump");
+  const JobConfig again = parse_job(methods::catalog(), dumped, "dump");
   BOOST_TEST(dump_job(again) == dumped);
   BOOST_TEST((again.tuning.lambda == job.tuning.lambda));
   // Disabled, the section is left out of the canonical text (the checkpoint hash of older jobs is unchanged).
   BOOST_TEST(dump_job(JobConfig{}).find("[tuning]") == std::string::npos);
 
-  BOOST_TEST(error_of([] { parse_job("[tuning]\nmax_depth = [200]\n", "job.toml"); }).find("tuning.max_depth") !=
+  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nmax_depth = [200]\n", "job.toml"); }).find("tuning.max_depth") !=
              std::string::npos);
   BOOST_TEST(error_of([] {
-               parse_job("[tuning]\nlearning_rate = [0.0]\n", "job.toml");
+               parse_job(methods::catalog(), "[tuning]\nlearning_rate = [0.0]\n", "job.toml");
              }).find("tuning.learning_rate") != std::string::npos);
-  BOOST_TEST(error_of([] { parse_job("[tuning]\nn_estimators = [1.5]\n", "job.toml"); }).find("tuning.n_estimators") !=
+  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nn_estimators = [1.5]\n", "job.toml"); }).find("tuning.n_estimators") !=
              std::string::npos);
-  BOOST_TEST(error_of([] { parse_job("[tuning]\nbogus = 1\n", "job.toml"); }).find("tuning.bogus") !=
+  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nbogus = 1\n", "job.toml"); }).find("tuning.bogus") !=
              std::string::npos);
-  const std::string keys = describe_keys();
+  const std::string keys = describe_keys(methods::catalog());
   for (const char* key :
        {"tuning.enabled", "tuning.folds", "tuning.period", "tuning.shuffle", "tuning.learning_rate",
         "tuning.n_estimators", "tuning.max_leaves", "tuning.max_depth", "tuning.min_child_weight", "tuning.lambda"})
@@ -306,8 +308,8 @@ BOOST_AUTO_TEST_CASE(the_report_round_trips_through_result_h5_and_run_json) {
   result.tuning = tuned.report;
   result.tuning.period = 2;
   const std::string path = (dir.path / "result.h5").string();
-  write_result_h5(result, path);
-  const TuningReport back = read_result_h5(path).tuning;
+  write_run_state_h5(result, path);
+  const TuningReport back = read_run_state_h5(path).tuning;
   const TuningReport& t = result.tuning;
   BOOST_TEST_REQUIRE(back.present);
   BOOST_TEST(back.estimator == "gbm");
@@ -336,15 +338,22 @@ BOOST_AUTO_TEST_CASE(the_report_round_trips_through_result_h5_and_run_json) {
   // Without tuning there is no /tuning group and nothing comes back.
   RunResult plain = result;
   plain.tuning = TuningReport{};
-  write_result_h5(plain, path);
-  BOOST_TEST(!read_result_h5(path).tuning.present);
+  write_run_state_h5(plain, path);
+  BOOST_TEST(!read_run_state_h5(path).tuning.present);
 
   const std::string json_path = (dir.path / "run.json").string();
-  write_run_json(result, json_path);
+  const MethodResult neutral = bandit::to_method_result(result);
+  write_run_json(neutral, json_path);
   std::ifstream in(json_path);
   const auto j = nlohmann::json::parse(in);
-  BOOST_TEST_REQUIRE(j.contains("tuning"));
-  BOOST_TEST(j["tuning"]["folds"] == 3);
-  BOOST_TEST(j["tuning"]["table"].size() == t.points());
-  BOOST_TEST(j["tuning"]["chosen"]["max_depth"].get<double>() == tuned.best.gbm.max_depth);
+  BOOST_TEST_REQUIRE(j["bandit"].contains("tuning"));
+  BOOST_TEST(j["bandit"]["tuning"]["folds"] == 3);
+  BOOST_TEST(j["bandit"]["tuning"]["table"].size() == t.points());
+  BOOST_TEST(j["bandit"]["tuning"]["chosen"]["max_depth"].get<double>() == tuned.best.gbm.max_depth);
+  // result.h5 keeps the table under the bandit's group.
+  write_result_h5(neutral, path);
+  const MethodResult read = read_result_h5(path);
+  const MethodDataset* mean_r2 = read.dataset("tuning/mean_r2");
+  BOOST_TEST_REQUIRE(mean_r2 != nullptr);
+  BOOST_TEST((std::get<std::vector<double>>(mean_r2->values) == t.mean_r2));
 }

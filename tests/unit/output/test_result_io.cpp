@@ -1,7 +1,7 @@
-// Output files: result.h5 round trip and determinism, summary.csv, run.json, inspect, atomic writes, read errors,
-// and the plotting script.
+// Output files from the method-neutral result (issue 10): result.h5 round trip (own datasets with their dtype and
+// shape, facts, feature columns), the layout rule, old-layout files, summary.csv, run.json, inspect, atomic writes,
+// read errors and the plotting script.
 #include <hdf5.h>
-#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
@@ -11,204 +11,272 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <variant>
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "engine/run_result_h5.hpp"
 #include "output/result_io.hpp"
+#include "output_test_helpers.hpp"
 
 namespace fs = std::filesystem;
 using namespace bfs;
+using namespace bfs::test;
 
 namespace {
 
-/// A fresh directory per test case, removed afterwards.
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    static int counter = 0;
-    dir = fs::temp_directory_path() /
-          ("banditfs_test_output_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
-};
-
-/// A plausible run: p features, `iterations` rounds, two evaluations per round, truth {0, 2} when `known`.
-RunResult make_result(int p, int iterations, bool known) {
-  RunResult r;
+/// A plausible result of a method "bandit" with p features: two feature columns (alpha float64, count int32), a 2-D
+/// float32 table, a 2-D int64 table, a subgroup with two datasets and a fact, strings, and facts of every type.
+MethodResult make_method_result(int p, int iterations, bool known) {
+  MethodResult r;
+  r.method = "bandit";
   r.version = "0.1.0";
-  r.policy = "ts";
-  r.estimator = "random_forest";
+  r.task = "regression";
   r.data_origin = "simulate:friedman1";
-  r.job_text = "[bandit]\npolicy = \"ts\"\niterations = " + std::to_string(iterations) + "\n";
+  r.job_text = "[method]\nname = \"bandit\"\n";
   r.seed = 18446744073709551557ULL;  // needs all 64 bits
   r.ranks = 4;
   r.threads = 2;
+  r.iterations = iterations;
+  r.stop_reason = "fixed iterations";
+  r.importance_meaning = "posterior mean";
+  std::vector<double> alpha;
+  std::vector<std::int32_t> count;
   for (int k = 0; k < p; ++k) {
     r.feature_names.push_back(k == 1 ? "x,1 \"quoted\"" : "x" + std::to_string(k));
-    r.alpha.push_back(1.0 + (k % 3 == 0 ? 7.5 : 0.25 * k));
-    r.beta.push_back(1.0 + (k % 3 == 0 ? 0.5 : 3.0));
+    r.importance.push_back(k % 3 == 0 ? 0.9 - 0.01 * k : 0.1 + 0.001 * k);
+    alpha.push_back(1.0 + 0.5 * k);
+    count.push_back(10 * k);
   }
-  for (int t = 0; t < iterations; ++t) {
+  rank_by_importance(r);
+  for (int k = 0; k < p; ++k)
+    if (r.importance[k] >= 0.5) r.selected.push_back(k);
+  for (int t = 0; t < iterations; ++t)
     for (int k = 0; k < p; ++k) r.trajectory.push_back(static_cast<float>((t * 31 + k * 7) % 100) / 100.0f);
-    r.iteration_period.push_back(t / 3);
-    for (int slot = 0; slot < 2; ++slot) {
-      r.evaluations.push_back({t + 1, slot, t / 3, 3 + slot, 0.5 + 0.01 * t - 0.1 * slot, slot + 1});
-    }
-  }
-  for (int k = 0; k < p; ++k) {
-    if (r.posterior_mean(k) >= 0.5) r.selected.push_back(k);
-  }
   if (known) {
     r.truth = {0, 2};
     r.metrics = {true, 0.25, 0.5, 3, iterations / 2};
   }
-  r.iterations = iterations;
-  r.stop_reason = "fixed iterations";
-  r.timings = {12.5, 8.25, 3.0, 0.5, 0.25, 0.125};
+  r.timings = {{"wall_seconds", 12.5}, {"fit_seconds", 8.25}, {"importance_seconds", 3.0}, {"bytes_sent", 1024.0}};
+  r.datasets.push_back({"alpha", alpha, {}});
+  r.datasets.push_back({"count", count, {}});
+  r.datasets.push_back({"table", std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f}, {3, 2}});
+  r.datasets.push_back({"pairs", std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2}});
+  r.datasets.push_back({"labels", std::vector<std::string>{"one", "two", ""}, {}});
+  r.datasets.push_back({"evaluations/test_score", std::vector<double>{0.5, 0.25, -1.0}, {}});
+  r.datasets.push_back({"evaluations/deep/arm_size", std::vector<std::int32_t>{3, 4, 5}, {}});
+  r.facts = {{"policy", std::string("ttts")},
+             {"estimator", std::string("random_forest")},
+             {"noise_variance", 0.25},
+             {"num_evaluations", std::int64_t{3}},
+             {"evaluations/metric", std::string("r2")},
+             {"tuning/chosen", std::int64_t{-2}}};
+  r.feature_columns = {"alpha", "count"};
+  r.manifest_json = R"({"num_evaluations": 24, "tuning": {"period": 0}})";
   return r;
 }
 
-void check_equal(const RunResult& a, const RunResult& b) {
-  BOOST_TEST(a.version == b.version);
+const MethodDataset& find_dataset(const MethodResult& r, const std::string& name) {
+  const MethodDataset* d = r.dataset(name);
+  BOOST_TEST_REQUIRE(d != nullptr, "missing dataset " << name);
+  return *d;
+}
+
+std::map<std::string, MethodFact::Value> facts_by_name(const MethodResult& r) {
+  std::map<std::string, MethodFact::Value> out;
+  for (const auto& f : r.facts) out[f.name] = f.value;
+  return out;
+}
+
+/// Everything write_result_h5 stores (manifest_json is run.json's only) comes back identical.
+void check_equal(const MethodResult& a, const MethodResult& b) {
   BOOST_TEST(a.method == b.method);
-  BOOST_TEST(a.policy == b.policy);
-  BOOST_TEST(a.estimator == b.estimator);
+  BOOST_TEST(a.version == b.version);
+  BOOST_TEST(a.task == b.task);
   BOOST_TEST(a.data_origin == b.data_origin);
   BOOST_TEST(a.job_text == b.job_text);
   BOOST_TEST(a.seed == b.seed);
   BOOST_TEST(a.ranks == b.ranks);
   BOOST_TEST(a.threads == b.threads);
+  BOOST_TEST(a.iterations == b.iterations);
+  BOOST_TEST(a.stop_reason == b.stop_reason);
+  BOOST_TEST(a.importance_meaning == b.importance_meaning);
   BOOST_TEST(a.feature_names == b.feature_names, boost::test_tools::per_element());
-  BOOST_TEST(a.alpha == b.alpha, boost::test_tools::per_element());
-  BOOST_TEST(a.beta == b.beta, boost::test_tools::per_element());
-  BOOST_TEST(a.trajectory == b.trajectory, boost::test_tools::per_element());
-  BOOST_TEST(a.iteration_period == b.iteration_period, boost::test_tools::per_element());
-  BOOST_TEST_REQUIRE(a.evaluations.size() == b.evaluations.size());
-  for (std::size_t i = 0; i < a.evaluations.size(); ++i) {
-    BOOST_TEST(a.evaluations[i].iteration == b.evaluations[i].iteration);
-    BOOST_TEST(a.evaluations[i].slot == b.evaluations[i].slot);
-    BOOST_TEST(a.evaluations[i].period == b.evaluations[i].period);
-    BOOST_TEST(a.evaluations[i].arm_size == b.evaluations[i].arm_size);
-    BOOST_TEST(a.evaluations[i].test_score == b.evaluations[i].test_score);
-    BOOST_TEST(a.evaluations[i].rewards == b.evaluations[i].rewards);
-  }
+  BOOST_TEST(a.importance == b.importance, boost::test_tools::per_element());
   BOOST_TEST(a.selected == b.selected, boost::test_tools::per_element());
+  BOOST_TEST(a.rank == b.rank, boost::test_tools::per_element());
+  BOOST_TEST(a.trajectory == b.trajectory, boost::test_tools::per_element());
   BOOST_TEST(a.truth == b.truth, boost::test_tools::per_element());
   BOOST_TEST(a.metrics.known == b.metrics.known);
   BOOST_TEST(a.metrics.fdp == b.metrics.fdp);
   BOOST_TEST(a.metrics.power == b.metrics.power);
   BOOST_TEST(a.metrics.hamming == b.metrics.hamming);
   BOOST_TEST(a.metrics.separation_iteration == b.metrics.separation_iteration);
-  BOOST_TEST(a.iterations == b.iterations);
-  BOOST_TEST(a.stop_reason == b.stop_reason);
-  BOOST_TEST(a.timings.wall_seconds == b.timings.wall_seconds);
-  BOOST_TEST(a.timings.fit_seconds == b.timings.fit_seconds);
-  BOOST_TEST(a.timings.importance_seconds == b.timings.importance_seconds);
-  BOOST_TEST(a.timings.split_seconds == b.timings.split_seconds);
-  BOOST_TEST(a.timings.data_seconds == b.timings.data_seconds);
-  BOOST_TEST(a.timings.policy_seconds == b.timings.policy_seconds);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// Raw bytes (in the file's own type) of every dataset in an HDF5 file, by path.
-std::map<std::string, std::string> dataset_bytes(const std::string& path) {
-  detail::H5Handle file = detail::h5_file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  BOOST_TEST_REQUIRE(file.valid());
-  std::map<std::string, std::string> out;
-  H5Ovisit(
-      file.get(), H5_INDEX_NAME, H5_ITER_INC,
-      [](hid_t loc, const char* name, const H5O_info_t* info, void* data) -> herr_t {
-        if (info->type != H5O_TYPE_DATASET) return 0;
-        detail::H5Handle dset = detail::h5_dataset(H5Dopen2(loc, name, H5P_DEFAULT));
-        detail::H5Handle type = detail::h5_type(H5Dget_type(dset.get()));
-        detail::H5Handle space = detail::h5_space(H5Dget_space(dset.get()));
-        const auto count = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
-        std::string bytes(count * H5Tget_size(type.get()), '\0');
-        if (count > 0 && H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0) return -1;
-        (*static_cast<std::map<std::string, std::string>*>(data))[name] = bytes;
-        return 0;
-      },
-      &out);
-  return out;
-}
-
-std::vector<hsize_t> dataset_dims(const std::string& path, const char* name) {
-  detail::H5Handle file = detail::h5_file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  detail::H5Handle dset = detail::h5_dataset(H5Dopen2(file.get(), name, H5P_DEFAULT));
-  detail::H5Handle space = detail::h5_space(H5Dget_space(dset.get()));
-  std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space.get())));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-  return dims;
-}
-
-bool message_contains(const std::exception& e, const std::string& part) {
-  return std::string(e.what()).find(part) != std::string::npos;
+  BOOST_TEST(a.feature_columns == b.feature_columns, boost::test_tools::per_element());
+  BOOST_TEST_REQUIRE(a.timings.size() == b.timings.size());
+  for (const auto& [name, seconds] : a.timings) BOOST_TEST(b.timing(name) == seconds, name);
+  BOOST_TEST(b.timings.front().first == "wall_seconds");
+  BOOST_TEST_REQUIRE(a.datasets.size() == b.datasets.size());
+  for (const MethodDataset& d : a.datasets) {
+    const MethodDataset& e = find_dataset(b, d.name);
+    BOOST_TEST((d.values == e.values), d.name);
+    BOOST_TEST(d.shape == e.shape, boost::test_tools::per_element());
+  }
+  BOOST_TEST((facts_by_name(a) == facts_by_name(b)));
 }
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(result_h5_round_trip_keeps_every_field) {
+BOOST_AUTO_TEST_CASE(result_h5_round_trip_keeps_datasets_shapes_and_facts) {
   TempDir tmp;
   for (bool known : {true, false}) {
-    const RunResult original = make_result(7, 9, known);
+    const MethodResult original = make_method_result(7, 9, known);
     const std::string path = tmp / (known ? "known.h5" : "unknown.h5");
     write_result_h5(original, path);
     BOOST_TEST(!fs::exists(path + ".tmp"));
-    const RunResult back = read_result_h5(path);
+    const MethodResult back = read_result_h5(path);
     check_equal(original, back);
+    // The layout rule: neutral datasets at the root, the method's own in /bandit (subgroups for '/').
+    const auto bytes = dataset_bytes(path);
+    for (const char* name : {"feature_names", "importance", "selected", "rank", "trajectory", "bandit/alpha",
+                             "bandit/count", "bandit/table", "bandit/pairs", "bandit/labels",
+                             "bandit/evaluations/test_score", "bandit/evaluations/deep/arm_size"}) {
+      BOOST_TEST(bytes.count(name) == 1u, name);
+    }
+    BOOST_TEST(bytes.count("truth") == (known ? 1u : 0u));
+    BOOST_TEST(bytes.size() == (known ? 13u : 12u));
     BOOST_TEST((dataset_dims(path, "trajectory") == std::vector<hsize_t>{9, 7}), boost::test_tools::per_element());
+    BOOST_TEST((dataset_dims(path, "bandit/table") == std::vector<hsize_t>{3, 2}), boost::test_tools::per_element());
+    BOOST_TEST((dataset_dims(path, "bandit/pairs") == std::vector<hsize_t>{2, 2, 2}), boost::test_tools::per_element());
+    // Facts are attributes of the group, or of the subgroup named before the last '/'.
+    detail::H5Handle file = detail::h5_file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    BOOST_TEST(H5Aexists_by_name(file.get(), "bandit", "policy", H5P_DEFAULT) > 0);
+    BOOST_TEST(H5Aexists_by_name(file.get(), "bandit", "feature_columns", H5P_DEFAULT) > 0);
+    BOOST_TEST(H5Aexists_by_name(file.get(), "bandit/evaluations", "metric", H5P_DEFAULT) > 0);
+    BOOST_TEST(H5Aexists_by_name(file.get(), "bandit/tuning", "chosen", H5P_DEFAULT) > 0);
+    BOOST_TEST(H5Aexists_by_name(file.get(), ".", "importance_meaning", H5P_DEFAULT) > 0);
+    BOOST_TEST(H5Aexists_by_name(file.get(), ".", "bytes_sent", H5P_DEFAULT) > 0);
   }
 }
 
-BOOST_AUTO_TEST_CASE(result_h5_large_trajectory_is_chunked_and_round_trips) {
+BOOST_AUTO_TEST_CASE(result_h5_without_trajectory_or_own_data) {
   TempDir tmp;
-  const RunResult original = make_result(700, 450, true);  // 1.26 MB of trajectory: more than one chunk
-  write_result_h5(original, tmp / "big.h5");
-  check_equal(original, read_result_h5(tmp / "big.h5"));
+  MethodResult r = make_method_result(5, 0, false);
+  BOOST_TEST(r.trajectory.empty());
+  write_result_h5(r, tmp / "no_trajectory.h5");
+  BOOST_TEST(dataset_bytes(tmp / "no_trajectory.h5").count("trajectory") == 0u);
+  check_equal(r, read_result_h5(tmp / "no_trajectory.h5"));
+
+  // A bare method: no datasets, facts or columns; its group exists anyway.
+  MethodResult bare;
+  bare.method = "first";
+  bare.feature_names = {"a", "b"};
+  bare.importance = {0.0, 1.0};
+  bare.selected = {1};
+  write_result_h5(bare, tmp / "bare.h5");
+  const MethodResult back = read_result_h5(tmp / "bare.h5");
+  BOOST_TEST(back.method == "first");
+  BOOST_TEST((back.rank == std::vector<std::int32_t>{2, 1}), boost::test_tools::per_element());  // computed
+  BOOST_TEST(back.datasets.empty());
+  BOOST_TEST(back.facts.empty());
+  BOOST_TEST(back.feature_columns.empty());
+  detail::H5Handle file = detail::h5_file(H5Fopen((tmp / "bare.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  BOOST_TEST(H5Lexists(file.get(), "first", H5P_DEFAULT) > 0);
 }
 
-BOOST_AUTO_TEST_CASE(result_h5_empty_trajectory) {
+BOOST_AUTO_TEST_CASE(method_result_h5_datasets_are_byte_identical_for_identical_results) {
   TempDir tmp;
-  RunResult original = make_result(5, 0, false);
-  BOOST_TEST(original.trajectory.empty());
-  BOOST_TEST(original.evaluations.empty());
-  write_result_h5(original, tmp / "empty.h5");
-  BOOST_TEST((dataset_dims(tmp / "empty.h5", "trajectory") == std::vector<hsize_t>{0, 5}),
-             boost::test_tools::per_element());
-  check_equal(original, read_result_h5(tmp / "empty.h5"));
-
-  RunResult none;  // no features at all
-  write_result_h5(none, tmp / "none.h5");
-  check_equal(none, read_result_h5(tmp / "none.h5"));
-}
-
-BOOST_AUTO_TEST_CASE(result_h5_datasets_are_byte_identical_for_identical_results) {
-  TempDir tmp;
-  const RunResult result = make_result(40, 30, true);
-  write_result_h5(result, tmp / "a.h5");
-  write_result_h5(result, tmp / "b.h5");
+  const MethodResult r = make_method_result(40, 30, true);
+  write_result_h5(r, tmp / "a.h5");
+  write_result_h5(r, tmp / "b.h5");
   const auto a = dataset_bytes(tmp / "a.h5");
-  const auto b = dataset_bytes(tmp / "b.h5");
-  BOOST_TEST(a.size() == 15u);  // 8 top-level + 7 evaluations datasets (truth included)
-  BOOST_TEST(a.count("evaluations/test_score") == 1u);
-  BOOST_TEST((a == b));
-  // Timings are attributes only: other timings, same dataset bytes.
-  RunResult slower = result;
-  slower.timings.wall_seconds *= 3.0;
+  BOOST_TEST((a == dataset_bytes(tmp / "b.h5")));
+  MethodResult slower = r;  // timings are attributes only
+  slower.timings[0].second *= 3.0;
   write_result_h5(slower, tmp / "c.h5");
   BOOST_TEST((dataset_bytes(tmp / "c.h5") == a));
+}
+
+BOOST_AUTO_TEST_CASE(inconsistent_results_throw_and_leave_no_file) {
+  TempDir tmp;
+  using Writer = void (*)(const MethodResult&, const std::string&);
+  const std::pair<const char*, Writer> writers[] = {
+      {"result.h5", write_result_h5}, {"summary.csv", write_summary_csv}, {"run.json", write_run_json}};
+  auto expect_error = [&](const MethodResult& r, const std::string& part, bool h5_only) {
+    for (const auto& [name, writer] : writers) {
+      if (h5_only && writer != write_result_h5) continue;
+      const std::string path = tmp / name;
+      try {
+        writer(r, path);
+        BOOST_FAIL("expected Error for " << path << " (" << part << ")");
+      } catch (const Error& e) {
+        BOOST_TEST(message_contains(e, path), e.what());
+        BOOST_TEST(message_contains(e, part), e.what());
+      }
+      BOOST_TEST(!fs::exists(path));
+      BOOST_TEST(!fs::exists(path + ".tmp"));
+    }
+  };
+  MethodResult r = make_method_result(6, 3, true);
+  r.importance.pop_back();
+  expect_error(r, "importance has 5 values", false);
+  r = make_method_result(6, 3, true);
+  r.rank.push_back(7);
+  expect_error(r, "rank has 7 values", false);
+  r = make_method_result(6, 3, true);
+  r.datasets[1].values = std::vector<std::int32_t>{1, 2};
+  expect_error(r, "feature column 'count'", false);
+  r = make_method_result(6, 3, true);
+  r.feature_columns.push_back("nope");
+  expect_error(r, "feature column 'nope'", false);
+  r = make_method_result(6, 3, true);
+  r.selected.push_back(6);
+  expect_error(r, "selected feature 6", false);
+  r = make_method_result(6, 3, true);
+  r.trajectory.pop_back();
+  expect_error(r, "trajectory has 17 values", true);
+  r = make_method_result(6, 3, true);
+  r.datasets[2].shape = {4, 2};
+  expect_error(r, "bandit/table has 6 values", true);
+  r = make_method_result(6, 3, true);
+  r.datasets.push_back({"alpha/x", std::vector<double>{1.0}, {}});
+  expect_error(r, "'alpha' of method bandit is both a dataset and a group", true);
+  r = make_method_result(6, 3, true);
+  r.method = "";
+  expect_error(r, "method name", true);
+  r = make_method_result(6, 3, true);
+  r.timings.push_back({"wall", 1.0});
+  expect_error(r, "timing 'wall'", true);
+}
+
+BOOST_AUTO_TEST_CASE(writers_to_an_unwritable_place_throw_and_leave_no_file) {
+  TempDir tmp;
+  const std::string blocker = tmp / "blocker";  // a regular file used as a directory: unwritable even for root
+  std::ofstream(blocker) << "x";
+  const MethodResult r = make_method_result(4, 2, true);
+  const std::string dir = blocker + "/out";
+  using Writer = void (*)(const MethodResult&, const std::string&);
+  const std::pair<std::string, Writer> writers[] = {{dir + "/result.h5", write_result_h5},
+                                                    {dir + "/summary.csv", write_summary_csv},
+                                                    {dir + "/run.json", write_run_json}};
+  for (const auto& [path, writer] : writers) {
+    try {
+      writer(r, path);
+      BOOST_FAIL("expected Error for " << path);
+    } catch (const Error& e) {
+      BOOST_TEST(message_contains(e, path), e.what());
+    }
+    BOOST_TEST(!fs::exists(path));
+    BOOST_TEST(!fs::exists(path + ".tmp"));
+  }
+  // The rename fails (the target is a non-empty directory): the tmp file is cleaned up, the target left alone.
+  const std::string occupied = tmp / "occupied";
+  fs::create_directories(occupied + "/inside");
+  for (const auto& [path, writer] : writers) {
+    BOOST_CHECK_THROW(writer(r, occupied), Error);
+    BOOST_TEST(!fs::exists(occupied + ".tmp"));
+    BOOST_TEST(fs::is_directory(occupied + "/inside"));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(read_result_h5_errors_name_the_file_and_dataset) {
@@ -218,128 +286,218 @@ BOOST_AUTO_TEST_CASE(read_result_h5_errors_name_the_file_and_dataset) {
     read_result_h5(missing);
     BOOST_FAIL("expected InputError");
   } catch (const InputError& e) {
-    BOOST_TEST(message_contains(e, missing));
+    BOOST_TEST(message_contains(e, missing), e.what());
   }
-
   const std::string not_hdf5 = tmp / "text.h5";
   std::ofstream(not_hdf5) << "hello\n";
-  BOOST_CHECK_THROW(read_result_h5(not_hdf5), InputError);
-
-  for (const char* dataset : {"alpha", "trajectory", "evaluations/test_score"}) {
+  try {
+    read_result_h5(not_hdf5);
+    BOOST_FAIL("expected InputError");
+  } catch (const InputError& e) {
+    BOOST_TEST(message_contains(e, not_hdf5), e.what());
+  }
+  for (const char* dataset : {"rank", "feature_names", "bandit/alpha", "bandit"}) {
     const std::string path = tmp / "broken.h5";
-    write_result_h5(make_result(4, 3, false), path);
+    write_result_h5(make_method_result(4, 3, false), path);
     {
       detail::H5Handle file = detail::h5_file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
       BOOST_TEST_REQUIRE(H5Ldelete(file.get(), dataset, H5P_DEFAULT) >= 0);
     }
     try {
       read_result_h5(path);
-      BOOST_FAIL("expected InputError");
+      BOOST_FAIL("expected InputError for a missing " << dataset);
     } catch (const InputError& e) {
-      BOOST_TEST(message_contains(e, path));
+      BOOST_TEST(message_contains(e, path), e.what());
       BOOST_TEST(message_contains(e, std::string("/") + dataset), e.what());
     }
   }
 }
 
-BOOST_AUTO_TEST_CASE(writers_to_an_unwritable_place_throw_and_leave_no_file) {
+BOOST_AUTO_TEST_CASE(old_layout_reads_as_the_bandit) {
   TempDir tmp;
-  // A regular file used as a directory: unwritable even for root.
-  const std::string blocker = tmp / "blocker";
-  std::ofstream(blocker) << "x";
-  const RunResult result = make_result(4, 2, true);
-  const std::string dir = blocker + "/out";
-  const std::pair<std::string, void (*)(const RunResult&, const std::string&)> writers[] = {
-      {dir + "/result.h5", write_result_h5},
-      {dir + "/summary.csv", write_summary_csv},
-      {dir + "/run.json", write_run_json}};
-  for (const auto& [path, writer] : writers) {
-    try {
-      writer(result, path);
-      BOOST_FAIL("expected Error for " << path);
-    } catch (const Error& e) {
-      BOOST_TEST(message_contains(e, path), e.what());
-    }
-    BOOST_TEST(!fs::exists(path));
-    BOOST_TEST(!fs::exists(path + ".tmp"));
-  }
+  // The engine's run state is the layout of result.h5 before issue 10.
+  RunResult old;
+  old.version = "0.0.9";
+  old.policy = "ts";
+  old.estimator = "gbm";
+  old.data_origin = "simulate:friedman1";
+  old.seed = 7;
+  old.feature_names = {"a", "b", "c"};
+  old.alpha = {1.0, 9.0, 2.5};
+  old.beta = {1.0, 1.0, 7.5};
+  old.trajectory = {0.5f, 0.5f, 0.5f, 0.5f, 0.9f, 0.25f};
+  old.iteration_period = {0, 0};
+  old.evaluations = {{1, 0, 0, 2, 0.75, 1, 1}, {2, 0, 0, 2, 0.5, 2, 1}};
+  old.selected = {0, 1};
+  old.truth = {1};
+  old.metrics = {true, 0.5, 1.0, 1, -1};
+  old.iterations = 2;
+  old.stop_reason = "fixed iterations";
+  old.timings.wall_seconds = 4.0;
+  old.timings.fit_seconds = 1.5;
+  write_run_state_h5(old, tmp / "old.h5");
 
-  // The rename fails (the target is a non-empty directory): the tmp file is cleaned up, the target left alone.
-  const std::string occupied = tmp / "occupied";
-  fs::create_directories(occupied + "/inside");
-  for (auto writer : {write_result_h5, write_summary_csv, write_run_json}) {
-    BOOST_CHECK_THROW(writer(result, occupied), Error);
-    BOOST_TEST(!fs::exists(occupied + ".tmp"));
-    BOOST_TEST(fs::is_directory(occupied + "/inside"));
-  }
+  const MethodResult r = read_result_h5(tmp / "old.h5");
+  BOOST_TEST(r.method == "bandit");
+  BOOST_TEST(r.importance_meaning == "posterior mean");
+  BOOST_TEST(r.version == "0.0.9");
+  BOOST_TEST(r.seed == 7u);
+  BOOST_TEST((r.importance == std::vector<double>{0.5, 0.9, 0.25}), boost::test_tools::per_element());
+  BOOST_TEST((r.rank == std::vector<std::int32_t>{2, 1, 3}), boost::test_tools::per_element());
+  BOOST_TEST((r.selected == std::vector<FeatureId>{0, 1}), boost::test_tools::per_element());
+  BOOST_TEST((r.truth == std::vector<FeatureId>{1}), boost::test_tools::per_element());
+  BOOST_TEST(r.metrics.known);
+  BOOST_TEST(r.metrics.fdp == 0.5);
+  BOOST_TEST(r.trajectory == old.trajectory, boost::test_tools::per_element());
+  BOOST_TEST((r.feature_columns == std::vector<std::string>{"alpha", "beta"}), boost::test_tools::per_element());
+  BOOST_TEST((std::get<std::vector<double>>(find_dataset(r, "alpha").values) == old.alpha));
+  BOOST_TEST((std::get<std::vector<double>>(find_dataset(r, "beta").values) == old.beta));
+  BOOST_TEST((std::get<std::vector<std::int32_t>>(find_dataset(r, "iteration_period").values) == old.iteration_period));
+  BOOST_TEST((std::get<std::vector<double>>(find_dataset(r, "evaluations/test_score").values) ==
+              std::vector<double>{0.75, 0.5}));
+  BOOST_TEST(r.dataset("posterior_mean") == nullptr);
+  const auto facts = facts_by_name(r);
+  BOOST_TEST((facts.at("policy") == MethodFact::Value{std::string("ts")}));
+  BOOST_TEST((facts.at("estimator") == MethodFact::Value{std::string("gbm")}));
+  BOOST_TEST((facts.at("evaluations/metric") == MethodFact::Value{std::string("r2")}));
+  BOOST_TEST(r.timing("wall_seconds") == 4.0);
+  BOOST_TEST(r.timing("fit_seconds") == 1.5);
+  BOOST_TEST(r.timings.front().first == "wall_seconds");
+
+  // Every output works on it, and it writes back in the new layout.
+  std::ostringstream out;
+  print_inspection(r, out);
+  BOOST_TEST(out.str().find("method        bandit, policy ts, estimator gbm") != std::string::npos, out.str());
+  write_summary_csv(r, tmp / "summary.csv");
+  BOOST_TEST(slurp(tmp / "summary.csv") ==
+             "feature,name,importance,selected,rank,alpha,beta\n"
+             "0,a,0.500000,1,2,1,1\n"
+             "1,b,0.900000,1,1,9,1\n"
+             "2,c,0.250000,0,3,2.5,7.5\n");
+  write_result_h5(r, tmp / "new.h5");
+  check_equal(r, read_result_h5(tmp / "new.h5"));
 }
 
-BOOST_AUTO_TEST_CASE(summary_csv_rows_ranks_and_quoting) {
+BOOST_AUTO_TEST_CASE(summary_csv_rows_ranks_quoting_and_feature_columns) {
   TempDir tmp;
-  RunResult r;
-  r.feature_names = {"a", "b,c", "say \"hi\"", "d", "e"};
-  // means: 0.5, 0.9, 0.5, 0.1, 0.9 -> ranks 3, 1, 4, 5, 2 (ties by lower feature index)
-  r.alpha = {1, 9, 2, 1, 4.5};
-  r.beta = {1, 1, 2, 9, 0.5};
-  r.selected = {0, 1, 2, 4};
+  MethodResult r;
+  r.method = "first";
+  r.feature_names = {"a", "b,c", "say \"hi\""};
+  r.importance = {0.5, 0.9, 0.5};  // ranks 2, 1, 3 (ties by lower feature index)
+  r.selected = {1};
+  r.datasets = {{"step", std::vector<std::int32_t>{2, 1, -1}, {}},
+                {"score", std::vector<float>{0.1f, 2.5f, 1e-7f}, {}},
+                {"gain", std::vector<double>{0.1, 1.0 / 3.0, 4.5}, {}}};
+  r.feature_columns = {"step", "score", "gain"};
   write_summary_csv(r, tmp / "summary.csv");
   const std::string expected =
-      "feature,name,mean,alpha,beta,selected,rank\n"
-      "0,a,0.500000,1,1,1,3\n"
-      "1,\"b,c\",0.900000,9,1,1,1\n"
-      "2,\"say \"\"hi\"\"\",0.500000,2,2,1,4\n"
-      "3,d,0.100000,1,9,0,5\n"
-      "4,e,0.900000,4.5,0.5,1,2\n";
+      "feature,name,importance,selected,rank,step,score,gain\n"
+      "0,a,0.500000,0,2,2,0.1,0.1\n"
+      "1,\"b,c\",0.900000,1,1,1,2.5,0.3333333333333333\n"
+      "2,\"say \"\"hi\"\"\",0.500000,0,3,-1,1e-07,4.5\n";
   BOOST_TEST(slurp(tmp / "summary.csv") == expected);
   BOOST_TEST(!fs::exists(tmp / "summary.csv.tmp"));
+
+  // An explicit rank is used as given.
+  r.rank = {1, 3, 2};
+  write_summary_csv(r, tmp / "ranked.csv");
+  BOOST_TEST(slurp(tmp / "ranked.csv").find("0,a,0.500000,0,1,") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(run_json_parses_and_has_the_keys) {
+BOOST_AUTO_TEST_CASE(run_json_parses_and_has_the_method_object) {
   TempDir tmp;
-  const RunResult r = make_result(30, 10, true);
+  const MethodResult r = make_method_result(30, 10, true);
   write_run_json(r, tmp / "run.json");
-  const auto j = nlohmann::json::parse(slurp(tmp / "run.json"));
-  for (const char* key :
-       {"version", "method", "policy", "estimator", "data_origin", "seed", "ranks", "threads", "iterations",
-        "stop_reason", "num_features", "selected", "timings", "metrics", "top_features"}) {
-    BOOST_TEST(j.contains(key), key);
-  }
+  const std::string text = slurp(tmp / "run.json");
+  const auto j = nlohmann::ordered_json::parse(text);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  const std::vector<std::string> expected = {
+      "version", "method", "task", "data_origin", "seed", "ranks", "threads", "iterations", "stop_reason",
+      "num_features", "num_selected", "selected", "timings", "metrics", "truth", "bandit", "top_features"};
+  BOOST_TEST(keys == expected, boost::test_tools::per_element());
+  BOOST_TEST(j["method"].get<std::string>() == "bandit");
   BOOST_TEST(j["seed"].get<std::uint64_t>() == r.seed);
   BOOST_TEST(j["num_features"].get<int>() == 30);
-  BOOST_TEST(j["iterations"].get<int>() == 10);
   BOOST_TEST(j["selected"].size() == r.selected.size());
   BOOST_TEST(j["selected"][0]["feature"].get<int>() == r.selected[0]);
   BOOST_TEST(j["selected"][0]["name"].get<std::string>() == r.feature_names[r.selected[0]]);
+  BOOST_TEST(j["selected"][0]["importance"].get<double>() == r.importance[r.selected[0]]);
   BOOST_TEST(j["timings"]["wall_seconds"].get<double>() == 12.5);
+  BOOST_TEST(j["timings"]["bytes_sent"].get<double>() == 1024.0);
   BOOST_TEST(j["timings"]["per_iteration_seconds"].get<double>() == 1.25);
   BOOST_TEST(j["metrics"]["hamming"].get<int>() == 3);
   BOOST_TEST(j["metrics"]["separation_iteration"].get<int>() == 5);
+  // The method's object: facts without '/', then the manifest's keys (which win).
+  const auto& m = j["bandit"];
+  BOOST_TEST(m["policy"].get<std::string>() == "ttts");
+  BOOST_TEST(m["estimator"].get<std::string>() == "random_forest");
+  BOOST_TEST(m["noise_variance"].get<double>() == 0.25);
+  BOOST_TEST(m["num_evaluations"].get<int>() == 24);
+  BOOST_TEST(m["tuning"]["period"].get<int>() == 0);
+  BOOST_TEST(!m.contains("evaluations/metric"));
+  // Top features in rank order with the feature columns.
   BOOST_TEST(j["top_features"].size() == 25u);
-  BOOST_TEST(j["top_features"][0]["rank"].get<int>() == 1);
-  // Descending means in the top list.
-  for (std::size_t i = 1; i < j["top_features"].size(); ++i) {
-    BOOST_TEST(j["top_features"][i - 1]["mean"].get<double>() >= j["top_features"][i]["mean"].get<double>());
+  for (std::size_t i = 0; i < j["top_features"].size(); ++i) {
+    const auto& row = j["top_features"][i];
+    BOOST_TEST(row["rank"].get<std::size_t>() == i + 1);
+    const auto k = row["feature"].get<std::size_t>();
+    BOOST_TEST(row["importance"].get<double>() == r.importance[k]);
+    BOOST_TEST(row["alpha"].get<double>() == 1.0 + 0.5 * static_cast<double>(k));
+    BOOST_TEST(row["count"].get<int>() == 10 * static_cast<int>(k));
+    BOOST_TEST(row.contains("true"));
   }
 
-  RunResult unknown = make_result(3, 2, false);
-  write_run_json(unknown, tmp / "run2.json");
+  MethodResult plain = make_method_result(3, 2, false);
+  plain.manifest_json.clear();
+  write_run_json(plain, tmp / "run2.json");
   const auto j2 = nlohmann::json::parse(slurp(tmp / "run2.json"));
   BOOST_TEST(!j2.contains("metrics"));
+  BOOST_TEST(j2["bandit"]["num_evaluations"].get<int>() == 3);
   BOOST_TEST(j2["top_features"].size() == 3u);
+
+  plain.manifest_json = "[1, 2]";
+  BOOST_CHECK_THROW(write_run_json(plain, tmp / "run3.json"), Error);
+  BOOST_TEST(!fs::exists(tmp / "run3.json"));
 }
 
-BOOST_AUTO_TEST_CASE(inspection_reports_facts_and_top_features) {
-  const RunResult r = make_result(30, 10, true);
+BOOST_AUTO_TEST_CASE(inspection_reports_facts_and_top_features_in_rank_order) {
+  const MethodResult r = make_method_result(30, 10, true);
   std::ostringstream out;
   print_inspection(r, out, 5);
   const std::string text = out.str();
-  for (const char* part : {"simulate:friedman1", "random_forest", "ts", "18446744073709551557", "fixed iterations",
-                           "FDP 0.250", "power 0.500", "top 5 of 30", "x0", "*", "T"}) {
+  for (const char* part : {"simulate:friedman1", "method        bandit, policy ttts, estimator random_forest",
+                           "noise_variance 0.25", "18446744073709551557", "fixed iterations", "FDP 0.250",
+                           "power 0.500", "top 5 of 30 features by posterior mean", "posterior mean", "alpha",
+                           "count", "fit 8.250 s", "*", "T"}) {
     BOOST_TEST(text.find(part) != std::string::npos, "missing '" << part << "' in:\n" << text);
   }
+  // importance 0.9 - 0.01k for k = 0, 3, 6, ...: the top five are x0, x3, x6, x9, x12, in that order, each with
+  // its alpha (1 + 0.5k) and count (10k).
+  std::size_t at = 0;
+  for (int k : {0, 3, 6, 9, 12}) {
+    const std::string name = " x" + std::to_string(k) + " ";
+    const auto pos = text.find(name, at);
+    BOOST_TEST_REQUIRE(pos != std::string::npos, "missing or out of order: " << name << " in:\n" << text);
+    const std::string line = text.substr(pos, text.find('\n', pos) - pos);
+    char alpha[32], count[32];
+    std::snprintf(alpha, sizeof(alpha), " %.4g ", 1.0 + 0.5 * k);
+    std::snprintf(count, sizeof(count), " %d ", 10 * k);
+    BOOST_TEST(line.find(alpha) != std::string::npos, line);
+    BOOST_TEST(line.find(count) != std::string::npos, line);
+    at = pos + 1;
+  }
+  BOOST_TEST(text.find(" x1 ") == std::string::npos);
+
   std::ostringstream none;
-  print_inspection(RunResult{}, none);
+  print_inspection(MethodResult{}, none);
   BOOST_TEST(none.str().find("features      0") != std::string::npos);
+
+  MethodResult broken = r;
+  broken.importance.pop_back();
+  std::ostringstream bad;
+  print_inspection(broken, bad);
+  BOOST_TEST(bad.str().find("no feature table") != std::string::npos, bad.str());
 }
 
 BOOST_AUTO_TEST_CASE(plot_script_draws_a_png) {
@@ -348,14 +506,28 @@ BOOST_AUTO_TEST_CASE(plot_script_draws_a_png) {
     return;
   }
   TempDir tmp;
-  for (bool known : {true, false}) {
-    const std::string h5 = tmp / "result.h5";
-    const std::string png = tmp / (known ? "known.png" : "unknown.png");
-    write_result_h5(make_result(60, 40, known), h5);
+  auto draw = [&](const std::string& h5, const std::string& png) {
     const std::string command = std::string("/usr/bin/python3 ") + BANDITFS_SOURCE_DIR +
                                 "/scripts/plot_trajectories.py '" + h5 + "' '" + png + "' --top 10 --title test";
     BOOST_TEST(std::system(command.c_str()) == 0, command);
-    BOOST_TEST(fs::exists(png));
-    BOOST_TEST((fs::exists(png) && fs::file_size(png) > 1000u));
+    BOOST_TEST((fs::exists(png) && fs::file_size(png) > 1000u), png);
+  };
+  for (bool known : {true, false}) {
+    const std::string h5 = tmp / (known ? "known.h5" : "unknown.h5");
+    write_result_h5(make_method_result(60, 40, known), h5);
+    draw(h5, tmp / (known ? "known.png" : "unknown.png"));
   }
+  MethodResult flat = make_method_result(20, 0, false);  // no trajectory: the bar chart alone
+  write_result_h5(flat, tmp / "flat.h5");
+  draw(tmp / "flat.h5", tmp / "flat.png");
+  // A file of the layout before issue 10.
+  RunResult old;
+  old.feature_names = {"a", "b", "c"};
+  old.alpha = {1.0, 9.0, 2.5};
+  old.beta = {1.0, 1.0, 7.5};
+  old.trajectory = {0.5f, 0.5f, 0.5f, 0.5f, 0.9f, 0.25f};
+  old.selected = {1};
+  old.iterations = 2;
+  write_run_state_h5(old, tmp / "old.h5");
+  draw(tmp / "old.h5", tmp / "old.png");
 }

@@ -1,19 +1,18 @@
-#include "dist/distributed_runner.hpp"
+#include "methods/bandit/protocol.hpp"
 
-#include <boost/mpi/communicator.hpp>
 #include <chrono>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
-#include "dist/detail/comm.hpp"
-#include "dist/messages.hpp"
+#include "methods/bandit/messages.hpp"
+#include "methods/registry.hpp"
 #include "engine/arm_evaluation.hpp"
 #include "engine/data_sources.hpp"
 #include "engine/partitioning.hpp"
 #include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
 
-namespace bfs::dist {
+namespace bfs::bandit {
 
 namespace {
 
@@ -26,7 +25,7 @@ constexpr int kCoordinator = 0;
 /// Rank 0's evaluator: one broadcast of the round's arms, one gather of every worker's reward bits.
 class CoordinatorEvaluator final : public RoundEvaluator {
  public:
-  explicit CoordinatorEvaluator(boost::mpi::communicator& world) : world_(world) {}
+  explicit CoordinatorEvaluator(const Comm& world) : world_(world) {}
 
   std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
                                    Timings& timings) override {
@@ -36,12 +35,12 @@ class CoordinatorEvaluator final : public RoundEvaluator {
     for (const auto& draw : draws) command.arms.push_back(draw.arm);
     auto start = Clock::now();
     const std::string bytes = encode(command);
-    detail::broadcast_bytes(world_, bytes, kCoordinator);
+    world_.broadcast(bytes, kCoordinator);
     timings.broadcast_seconds += seconds_since(start);
     timings.bytes_sent += static_cast<double>(bytes.size()) * (world_.size() - 1);
 
     start = Clock::now();
-    const std::vector<std::string> reports = detail::gather_bytes(world_, std::string(), kCoordinator);
+    const std::vector<std::string> reports = world_.gather(std::string(), kCoordinator);
     timings.gather_seconds += seconds_since(start);
 
     std::vector<ArmOutcome> outcomes(draws.size());
@@ -85,17 +84,17 @@ class CoordinatorEvaluator final : public RoundEvaluator {
   void finish() override {
     RoundCommand command;
     command.kind = RoundCommand::Kind::Finish;
-    detail::broadcast_bytes(world_, encode(command), kCoordinator);
+    world_.broadcast(encode(command), kCoordinator);
   }
 
  private:
-  boost::mpi::communicator& world_;
+  const Comm& world_;
 };
 
 /// A worker rank: waits for round commands, evaluates its group's arms, reports reward bits to rank 0.
 class Worker {
  public:
-  Worker(boost::mpi::communicator& world, const JobConfig& job, const Context& context)
+  Worker(const Comm& world, const JobConfig& job, const Context& context)
       : world_(world),
         job_(job),
         context_(context),
@@ -108,7 +107,7 @@ class Worker {
 
   void run() {
     for (;;) {
-      const RoundCommand command = decode_command(detail::broadcast_bytes(world_, std::string(), kCoordinator));
+      const RoundCommand command = decode_command(world_.broadcast(std::string(), kCoordinator));
       if (command.kind == RoundCommand::Kind::Finish) return;
       load_period(command.period);
       WorkerReport report;
@@ -116,12 +115,12 @@ class Worker {
         const FeatureSet& arm = command.arms.at(static_cast<std::size_t>(slot));
         if (!arm.empty()) evaluate_slot(command.round, slot, arm, report);
       }
-      detail::gather_bytes(world_, encode(report), kCoordinator);
+      world_.gather(encode(report), kCoordinator);
     }
   }
 
  private:
-  bool leader() const { return group_comm_.rank() == 0; }
+  bool leader() const { return group_comm_->rank() == 0; }
 
   void load_period(int period) {
     if (period == loaded_period_) return;
@@ -140,7 +139,7 @@ class Worker {
     piece.slot = slot;
     piece.from_leader = leader();
     // A group of one, or lasso-nonzero (no importance to share): the leader evaluates the arm as the local engine.
-    if (evaluated_whole(settings_) || group_comm_.size() == 1) {
+    if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
       const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);
       piece.test_score = outcome.test_score;
@@ -164,20 +163,20 @@ class Worker {
       model = estimator_->fit(arm_data.X_train, arm_data.y_train, fit_options_for(settings_, seed, r, s));
       piece.fit_seconds = seconds_since(start);
       message.model = model->serialize();
-      message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_.size());
+      message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_->size());
       bytes = encode(message);
     }
     const auto broadcast_start = Clock::now();
-    bytes = detail::broadcast_bytes(group_comm_, std::move(bytes), 0);
+    bytes = group_comm_->broadcast(std::move(bytes), 0);
     if (leader()) {
       // Only the leader's time is the transfer: a member's also includes waiting for the leader's fit.
       piece.broadcast_seconds = seconds_since(broadcast_start);
-      report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_.size() - 1);
+      report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_->size() - 1);
     } else {
       message = decode_model_message(bytes);
       model = estimator_->deserialize(message.model);
     }
-    const auto& block = message.blocks.at(static_cast<std::size_t>(group_comm_.rank()));
+    const auto& block = message.blocks.at(static_cast<std::size_t>(group_comm_->rank()));
     // The leader always scores (maybe an empty block): it reports R²_test, which any member computes identically.
     if (block.empty() && !leader()) return;
     BlockOutcome scored = score_block(*model, arm_data, arm, plan, block, settings_, seed, r, s);
@@ -188,12 +187,12 @@ class Worker {
     report.pieces.push_back(std::move(piece));
   }
 
-  boost::mpi::communicator& world_;
+  const Comm& world_;
   const JobConfig& job_;
   const Context& context_;
   GroupLayout layout_;
   int group_;
-  boost::mpi::communicator group_comm_;
+  std::unique_ptr<Comm> group_comm_;
   std::unique_ptr<DataSource> source_;
   std::unique_ptr<Estimator> estimator_;
   EvaluationSettings settings_;
@@ -203,15 +202,15 @@ class Worker {
 
 }  // namespace
 
-std::optional<RunResult> run_job(const Session& session, const JobConfig& job, const std::string& job_text,
-                                 Context& context, const RunControl& control, const RoundCallback& on_round) {
-  if (session.size() == 1) return run_local(job, job_text, context, control, on_round);
-  boost::mpi::communicator& world = detail::world(session);
+std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job, const std::string& job_text,
+                                         Context& context, const RunControl& control, const RoundCallback& on_round) {
+  if (world.size() == 1) return run_local(job, job_text, context, control, on_round);
   if (world.rank() != kCoordinator) {
     JobConfig tuned = job;
     if (job.tuning.enabled) {
-      // Rank 0 tunes (or restores its checkpoint's choice) and sends the tuned job; all ranks then fit the same.
-      tuned.estimator = parse_job(detail::broadcast_bytes(world, std::string(), kCoordinator), "the tuned job").estimator;
+      // Rank 0 tunes (or restores its checkpoint's choice) and sends the tuned estimator section; all ranks then
+      // fit the same.
+      tuned.estimator = parse_job(methods::catalog(), world.broadcast(std::string(), kCoordinator), "the tuned job").estimator;
     }
     // The coordinator is not in any group: it splits off alone (colour = groups) so the split is collective.
     Worker worker(world, tuned, context);
@@ -223,14 +222,14 @@ std::optional<RunResult> run_job(const Session& session, const JobConfig& job, c
   const SourceInfo info = describe_source(*source, job.bandit.mode == Mode::Online);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
-  if (job.tuning.enabled) detail::broadcast_bytes(world, dump_job(tuned), kCoordinator);
+  if (job.tuning.enabled) world.broadcast(dump_job(tuned), kCoordinator);
   source.reset();  // from here on the coordinator holds no rows
   const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round);
-  boost::mpi::communicator own = world.split(layout.groups);  // collective with the workers' split
+  const std::unique_ptr<Comm> own = world.split(layout.groups);  // collective with the workers' split
   CoordinatorEvaluator evaluator(world);
   RunResult result = drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning, start);
   result.ranks = world.size();
   return result;
 }
 
-}  // namespace bfs::dist
+}  // namespace bfs::bandit

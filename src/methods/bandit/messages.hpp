@@ -9,7 +9,7 @@
 
 #include "core/types.hpp"
 
-namespace bfs::dist {
+namespace bfs::bandit {
 
 /// Rank 0 → all, once per round: evaluate these super-arms (slot order) on `period`, or finish.
 struct RoundCommand {
@@ -56,4 +56,4 @@ WorkerReport decode_report(std::string_view bytes);
 std::vector<std::uint64_t> pack_bits(const std::vector<std::uint8_t>& values);
 std::vector<std::uint8_t> unpack_bits(const std::vector<std::uint64_t>& words, std::size_t count);
 
-}  // namespace bfs::dist
+}  // namespace bfs::bandit

@@ -1,11 +1,11 @@
-#include "dist/messages.hpp"
+#include "methods/bandit/messages.hpp"
 
 #include <cstring>
 #include <type_traits>
 
 #include "core/error.hpp"
 
-namespace bfs::dist {
+namespace bfs::bandit {
 
 namespace {
 
@@ -188,4 +188,4 @@ std::vector<std::uint8_t> unpack_bits(const std::vector<std::uint64_t>& words, s
   return values;
 }
 
-}  // namespace bfs::dist
+}  // namespace bfs::bandit

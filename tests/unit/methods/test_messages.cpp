@@ -1,14 +1,13 @@
-// The distributed protocol's messages (src/dist/messages.hpp): every encoding round-trips exactly, and a truncated
+// The distributed protocol's messages (src/methods/bandit/messages.hpp): every encoding round-trips exactly, and a truncated
 // or padded message is rejected instead of being read past its end.
-#define BOOST_TEST_MODULE dist_messages
 #include <boost/test/unit_test.hpp>
 #include <cstring>
 
 #include "core/error.hpp"
-#include "dist/messages.hpp"
+#include "methods/bandit/messages.hpp"
 
 using namespace bfs;
-using namespace bfs::dist;
+using namespace bfs::bandit;
 
 BOOST_AUTO_TEST_CASE(bits_pack_and_unpack_for_every_length_around_word_boundaries) {
   for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 130u}) {

@@ -1,0 +1,76 @@
+#pragma once
+// How the schema reaches a method's own keys (issue 10). Methods live in src/methods/, above config/, so the
+// schema cannot name their parameter structs; instead each method's registry entry supplies a MethodDescription:
+// its name, the job sections it owns, and a factory for its parameter struct, whose keys the schema visits through
+// the type-erased KeyVisitor below — one visit() per method, declared once, as an estimator's keys are
+// (config/detail/schema_sections.hpp). `[method]` then takes exactly the chosen method's keys.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/key_spec.hpp"
+
+namespace bfs {
+
+/// Visits one key of a method's parameter struct. The schema implements it for reading TOML (unknown key / wrong
+/// type / out of range ⇒ ConfigError naming method.key), writing the canonical dump, describing keys and checking
+/// bounds. The value types a method key may have are exactly these.
+class KeyVisitor {
+ public:
+  virtual ~KeyVisitor() = default;
+  virtual void operator()(const char* key, bool& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, int& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, std::int64_t& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, double& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, std::string& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, std::vector<double>& value, const KeySpec& spec) = 0;
+};
+
+/// A method's parameter struct behind an interface: visit() declares each key once (name, field, bounds).
+class MethodParams {
+ public:
+  virtual ~MethodParams() = default;
+  virtual void visit(KeyVisitor& visitor) = 0;
+  virtual std::unique_ptr<MethodParams> clone() const = 0;
+};
+
+/// Value-semantic holder of a method's parameters (copying a JobConfig copies them); empty for a method without
+/// keys of its own.
+class MethodParamsBox {
+ public:
+  MethodParamsBox() = default;
+  explicit MethodParamsBox(std::unique_ptr<MethodParams> params) : params_(std::move(params)) {}
+  MethodParamsBox(const MethodParamsBox& other) : params_(other.params_ ? other.params_->clone() : nullptr) {}
+  MethodParamsBox& operator=(const MethodParamsBox& other) {
+    if (this != &other) params_ = other.params_ ? other.params_->clone() : nullptr;
+    return *this;
+  }
+  MethodParamsBox(MethodParamsBox&&) noexcept = default;
+  MethodParamsBox& operator=(MethodParamsBox&&) noexcept = default;
+
+  explicit operator bool() const { return params_ != nullptr; }
+  MethodParams* get() const { return params_.get(); }
+  /// The parameters as the method's own struct (the method knows its type); nullptr when absent or another type.
+  template <class T>
+  const T* as() const { return dynamic_cast<const T*>(params_.get()); }
+
+ private:
+  std::unique_ptr<MethodParams> params_;
+};
+
+/// What the schema needs to know of one method (supplied by methods/registry).
+struct MethodDescription {
+  std::string name;
+  /// Job sections besides [data], [estimator], [method] and [run] that belong to this method (the bandit:
+  /// "reward", "bandit", "tuning"). Such a section in a job of another method is an error naming it.
+  std::vector<std::string> sections;
+  /// Builds the method's parameters with their defaults; empty = the method has no keys besides name.
+  std::function<std::unique_ptr<MethodParams>()> make_params;
+  /// Does the method use [estimator]? When not, the section is refused and left out of the dump.
+  bool uses_estimator = true;
+};
+using MethodCatalog = std::vector<MethodDescription>;
+
+}  // namespace bfs

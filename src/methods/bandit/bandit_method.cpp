@@ -1,0 +1,36 @@
+// The bandit of paper 000 (TS / TTTS over Beta posteriors, model-agnostic permutation rewards; TVS's oracles of
+// paper 003 as policies) as a method: its keys are the [reward], [bandit] and [tuning] sections, its run is the
+// engine's round driver — in this process, or as the coordinator/worker protocol of protocol.cpp when the job has
+// several ranks — and its result is the run state seen through bandit_result.hpp.
+#include "config/schema.hpp"
+#include "methods/bandit/bandit_result.hpp"
+#include "methods/bandit/protocol.hpp"
+#include "methods/method.hpp"
+
+namespace bfs {
+namespace {
+
+class BanditMethod final : public Method {
+ public:
+  MethodDescription describe() const override {
+    MethodDescription description;
+    description.name = "bandit";
+    description.sections = {"reward", "bandit", "tuning"};
+    return description;
+  }
+
+  void validate(const JobConfig& job) const override { validate_bandit_sections(job); }
+
+  std::optional<MethodResult> run(const MethodRun& run) const override {
+    std::optional<RunResult> state =
+        bandit::run_distributed(run.comm, run.job, run.job_text, run.context, run.control, run.on_round);
+    if (!state) return std::nullopt;
+    return bandit::to_method_result(*state);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_bandit_method() { return std::make_unique<BanditMethod>(); }
+
+}  // namespace bfs

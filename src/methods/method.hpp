@@ -1,0 +1,47 @@
+#pragma once
+// A method (issue 10, DESIGN §4 "Method"): the bandit of paper 000, FIRST, FUSE, ... Each lives in its own folder
+// under src/methods/ behind this interface and is listed once in methods/registry.cpp. The CLI finds a method by
+// name and calls run() on every rank; dist/ supplies the Comm and the Executor and never names a method.
+#include <optional>
+#include <string>
+
+#include "config/job_config.hpp"
+#include "config/method_params.hpp"
+#include "core/context.hpp"
+#include "engine/local_runner.hpp"  // RunControl, RoundCallback
+#include "methods/comm.hpp"
+#include "methods/executor.hpp"
+#include "methods/result.hpp"
+
+namespace bfs {
+
+/// Everything a method's run gets. `comm` is the whole job (a SoloComm without MPI); `executor` maps independent
+/// tasks over its ranks and threads. `control` (checkpoints, resume, stop requests) and `on_round` (progress) are
+/// used on rank 0. Only rank 0 writes files; the CLI writes the outputs from the returned result.
+struct MethodRun {
+  const JobConfig& job;
+  const std::string& job_text;
+  Context& context;
+  const Comm& comm;
+  Executor& executor;
+  const RunControl& control;
+  const RoundCallback& on_round;
+};
+
+class Method {
+ public:
+  virtual ~Method() = default;
+  /// The schema's view: name, owned sections, parameter factory (config/method_params.hpp).
+  virtual MethodDescription describe() const = 0;
+  std::string name() const { return describe().name; }
+  /// The method's own cross-key checks, after the schema's; ConfigError naming the key.
+  virtual void validate(const JobConfig& job) const = 0;
+  /// Runs the job on every rank of run.comm; the result on rank 0, nullopt on the others. A result whose
+  /// stop_reason starts with "interrupted" means a stop request ended the run and a checkpoint holds its state.
+  virtual std::optional<MethodResult> run(const MethodRun& run) const = 0;
+};
+
+/// True for a result returned early because control.stop_requested() fired.
+inline bool interrupted(const MethodResult& result) { return result.stop_reason.rfind("interrupted", 0) == 0; }
+
+}  // namespace bfs

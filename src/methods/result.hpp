@@ -1,0 +1,112 @@
+#pragma once
+// The method-neutral result (issue 10, DESIGN §4 "Result"): what every method returns and the only thing the
+// writers read (result.h5, summary.csv, run.json, `inspect`, the plot scripts), so a new method gets every output
+// for free.
+//
+// Per feature every method gives `importance` (higher = more important; the bandit's is the posterior mean),
+// `selected` and a `rank` (1 = most important, ties by lower feature index; rank_by_importance). A method that has
+// a trajectory of its importance (the bandit: the posterior means after each iteration) fills `trajectory`.
+//
+// **The layout rule.** The neutral datasets live at the root of result.h5 (/feature_names, /importance, /selected,
+// /rank, /trajectory, /truth) with the run's facts as root attributes; a method's own datasets and facts live in
+// one group named after the method (/bandit/alpha, /bandit/evaluations/test_score, /first/forward_feature, ...).
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/types.hpp"
+#include "engine/run_result.hpp"  // TruthMetrics
+
+namespace bfs {
+
+/// One of a method's own datasets, written as /<method>/<name> ("evaluations/test_score" makes a subgroup).
+/// `shape` is row-major; empty = one dimension of the values' length.
+struct MethodDataset {
+  using Values = std::variant<std::vector<double>, std::vector<float>, std::vector<std::int32_t>,
+                              std::vector<std::int64_t>, std::vector<std::string>>;
+  std::string name;
+  Values values;
+  std::vector<std::size_t> shape;
+};
+
+/// A scalar fact of the method (policy, estimator, a noise variance...): an attribute of /<method>, or of one of
+/// its subgroups when `name` has a '/' ("evaluations/metric").
+struct MethodFact {
+  using Value = std::variant<std::string, double, std::int64_t>;
+  std::string name;
+  Value value;
+};
+
+struct MethodResult {
+  // The run's facts (root attributes of result.h5; run.json).
+  std::string method;
+  std::string version;
+  std::string task = "regression";
+  std::string data_origin;
+  std::string job_text;
+  std::uint64_t seed = 0;
+  int ranks = 1;
+  int threads = 1;
+  std::int32_t iterations = 0;  ///< the method's unit of work (bandit rounds, forward steps, ...)
+  std::string stop_reason;
+  std::string importance_meaning = "importance";  ///< e.g. "posterior mean", for inspect's table heading
+
+  // Per feature (p entries each, except selected and truth which hold feature ids, ascending).
+  std::vector<std::string> feature_names;
+  std::vector<double> importance;
+  std::vector<FeatureId> selected;
+  std::vector<std::int32_t> rank;
+  std::vector<float> trajectory;  ///< optional, row-major [iterations × p]
+  std::vector<FeatureId> truth;
+  TruthMetrics metrics;
+
+  /// Named seconds (wall_seconds first), root attributes and run.json "timings"; never in a dataset.
+  std::vector<std::pair<std::string, double>> timings;
+
+  // The method's own (group /<method>).
+  std::vector<MethodFact> facts;
+  std::vector<MethodDataset> datasets;
+  /// Own datasets with one value per feature that summary.csv and inspect add as columns, in this order.
+  std::vector<std::string> feature_columns;
+  /// A JSON object (text) the method adds to run.json under its name (e.g. the bandit's tuning table); may be empty.
+  std::string manifest_json;
+
+  std::size_t num_features() const { return feature_names.size(); }
+  double timing(const std::string& name) const {
+    for (const auto& [key, seconds] : timings)
+      if (key == name) return seconds;
+    return 0.0;
+  }
+  const MethodDataset* dataset(const std::string& name) const {
+    for (const auto& d : datasets)
+      if (d.name == name) return &d;
+    return nullptr;
+  }
+};
+
+/// Feature ids by descending importance, ties (and NaN, treated as −inf) by ascending id: order[0] has rank 1.
+inline std::vector<FeatureId> importance_order(const std::vector<double>& importance) {
+  std::vector<FeatureId> order(importance.size());
+  std::iota(order.begin(), order.end(), FeatureId{0});
+  auto key = [&](FeatureId k) { return importance[k] == importance[k] ? importance[k] : -std::numeric_limits<double>::infinity(); };
+  std::stable_sort(order.begin(), order.end(), [&](FeatureId a, FeatureId b) {
+    const double ka = key(a), kb = key(b);
+    return ka != kb ? ka > kb : a < b;
+  });
+  return order;
+}
+
+/// Fills result.rank from result.importance (rank 1 = most important; ties by lower feature index).
+inline void rank_by_importance(MethodResult& result) {
+  const auto order = importance_order(result.importance);
+  result.rank.assign(order.size(), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) result.rank[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i + 1);
+}
+
+}  // namespace bfs
