@@ -92,13 +92,14 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
   if (r.metrics.known) {
     out << "  truth         " << r.truth.size() << " true features: "
-        << format("FDP %.3f, power %.3f, Hamming %lld, ", r.metrics.fdp, r.metrics.power,
+        << format("FDP %.3f, power %.3f, Hamming %lld", r.metrics.fdp, r.metrics.power,
                   static_cast<long long>(r.metrics.hamming));
-    if (r.metrics.separation_iteration >= 0) {
-      out << "separated after iteration " << r.metrics.separation_iteration << "\n";
-    } else {
-      out << "never separated\n";
-    }
+    // Separation is a property of a trajectory (the first iteration after which it split truth from noise).
+    if (r.trajectory.empty()) out << "\n";
+    else if (r.metrics.separation_iteration >= 0)
+      out << ", separated after iteration " << r.metrics.separation_iteration << "\n";
+    else
+      out << ", never separated\n";
   }
   print_timings(r, out);
   if (!problem.empty()) {
