@@ -6,6 +6,7 @@
 // method's folder defines; adding a method is its folder plus its line here.
 #define BANDITFS_METHODS(X) \
   X(bandit)                 \
+  X(first)                  \
   /* end of the list */
 
 namespace bfs {
