@@ -37,3 +37,26 @@ BOOST_AUTO_TEST_CASE(every_method_validates_the_default_job_of_its_own_sections)
                std::string::npos);
   }
 }
+
+BOOST_AUTO_TEST_CASE(a_section_of_another_method_is_an_error_naming_it) {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_job(methods::catalog(), text, "job.toml");
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  BOOST_TEST(error_of("[method]\nname = \"first\"\n[reward]\nthreshold = 0.1\n").find(
+                 "section [reward] belongs to method \"bandit\", but method.name = \"first\"") != std::string::npos);
+  BOOST_TEST(error_of("[method]\nname = \"first\"\n[tuning]\nenabled = false\n").find("section [tuning]") !=
+             std::string::npos);
+  BOOST_TEST(error_of("[method]\nname = \"bandit\"\nforward = \"fast\"\n").find("unknown key 'method.forward'") !=
+             std::string::npos);
+  // Each method's job dumps only its own sections, and parses back to the same text.
+  const JobConfig first = parse_job(methods::catalog(), "[method]\nname = \"first\"\nouter_samples = 10\n", "job");
+  const std::string text = dump_job(first);
+  BOOST_TEST(text.find("[bandit]") == std::string::npos);
+  BOOST_TEST(text.find("outer_samples = 10") != std::string::npos);
+  BOOST_TEST(dump_job(parse_job(methods::catalog(), text, "dump")) == text);
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Bad input for the method layer (issue 10) and for FIRST (paper 002): an unknown method, a section of another
+# method, a key of another method, and FIRST's own refusals (too few rows for N_I, more outer rows than rows, a
+# constant y, a NaN) each give one message naming the key, section or file, a non-zero exit and no result.
+source "$(dirname "$0")/lib.sh"
+
+run_job() {  # run_job NAME TOML-TEXT
+  printf '%s\n' "$2" >"$WORK/$1.toml"
+  "$BANDITFS" run "$WORK/$1.toml" --quiet --out "$WORK/out-$1"
+}
+first_job() {  # first_job [METHOD-LINES] [DATA-LINES]
+  printf '[method]\nname = "first"\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 40\np = 6\n%s\n' "${1:-}" "${2:-}"
+}
+
+expect_error unknown_method 'method.name = "nope" is not one of "bandit", "first"' \
+  -- run_job unknown_method "$(printf '[method]\nname = "nope"\n')"
+expect_error bandit_section_in_first 'section [bandit] belongs to method "bandit", but method.name = "first"' \
+  -- run_job bandit_section_in_first "$(first_job)$(printf '\n[bandit]\niterations = 5\n')"
+expect_error estimator_in_first 'section [estimator] is not used by method "first"' \
+  -- run_job estimator_in_first "$(first_job)$(printf '\n[estimator]\nname = "lasso"\n')"
+expect_error first_key_in_bandit "unknown key 'method.inner_samples'" \
+  -- run_job first_key_in_bandit "$(printf '[method]\ninner_samples = 3\n')"
+expect_error first_key_out_of_range 'method.forward = "slow" is not one of "full", "fast"' \
+  -- run_job first_key_out_of_range "$(first_job 'forward = "slow"')"
+
+expect_error too_few_rows 'method.inner_samples: N_I = 3 needs more rows than' \
+  -- run_job too_few_rows "$(first_job '' | sed 's/^n = 40/n = 2/')"
+expect_error inner_too_large 'method.inner_samples: N_I = 40 needs more rows' \
+  -- run_job inner_too_large "$(first_job 'inner_samples = 40')"
+expect_error outer_too_large 'method.outer_samples = 41 is more than the 40 rows' \
+  -- run_job outer_too_large "$(first_job 'outer_samples = 41')"
+
+awk 'BEGIN { srand(3); print "a,b,y"; for (i = 0; i < 30; i++) printf "%.4f,%.4f,5\n", rand(), rand() }' >"$WORK/constant.csv"
+csv_first() { printf '[method]\nname = "first"\n[data]\nsource = "csv"\npath = "%s"\ntarget = "y"\n' "$1"; }
+expect_error constant_y "y is constant: FIRST has no variance to explain" \
+  -- run_job constant_y "$(csv_first "$WORK/constant.csv")"
+awk 'BEGIN { srand(3); print "a,b,y"; for (i = 0; i < 30; i++) printf "%s,%.4f,%.4f\n", i == 7 ? "nan" : rand(), rand(), rand() }' >"$WORK/nan.csv"
+expect_error nan_cell "nan.csv" -- run_job nan_cell "$(csv_first "$WORK/nan.csv")"
+finish
