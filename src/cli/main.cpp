@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <spdlog/spdlog.h>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "dist/runtime.hpp"
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"
+#include "output/run_directory.hpp"
 #include "simulate/dgp.hpp"
 
 #ifndef BANDITFS_VERSION
@@ -30,17 +32,55 @@ using namespace bfs;
 namespace {
 
 struct RunArgs {
+  std::string command_line;  ///< the whole command, shell-quoted: the "continue with" line repeats it
   std::string job_path;
   std::vector<std::string> overrides;
   std::string out;
   bool quiet = false;
   bool resume = false;
+  bool force = false;
 };
+
+/// `text` quoted for a POSIX shell when it holds anything but safe characters.
+std::string shell_quoted(const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string::npos)
+    return text;
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// True when the job file holds nothing but blanks and comments (it would run the built-in defaults).
+bool job_file_is_empty(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != '#') return false;
+  }
+  return true;
+}
 
 /// Set by SIGTERM / SIGUSR1 (SLURM's warning signals): the run checkpoints at the end of the current round and
 /// exits 0 so the job can be requeued and resumed (DESIGN §7).
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
+
+/// A checkpoint in the output directory holds an interrupted run's progress: a run without --resume would discard it,
+/// so it is refused unless --force says to start over.
+void refuse_unclaimed_checkpoint(const RunDirectory& directory, const RunArgs& args) {
+  const std::string checkpoint = directory.path("checkpoint.h5");
+  std::error_code ec;
+  if (args.resume || !fs::exists(checkpoint, ec)) return;
+  if (!args.force)
+    throw InputError("'" + checkpoint + "' holds an interrupted run's progress; continue it with --resume, or start "
+                     "over with --force (which deletes it)");
+  fs::remove(checkpoint, ec);
+  if (ec) throw InputError("--force: cannot delete '" + checkpoint + "': " + ec.message());
+}
+
+int run_method(const RunArgs& args, const dist::Session& session, const JobConfig& job, const Method& method,
+               const std::string& job_text, Context& context, const RunDirectory* directory);
 
 int command_run(const RunArgs& args, const dist::Session& session) {
   std::vector<std::string> overrides = args.overrides;
@@ -55,16 +95,33 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   Context context;
   context.seed = job.run.seed;
   context.threads = job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::unique_ptr<RunDirectory> directory;
   if (coordinator) {
-    std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (ec) throw InputError("run.out: cannot create output directory '" + out_dir.string() + "': " + ec.message());
-    context.log = make_logger("banditfs", (out_dir / "banditfs.log").string());
-    context.log->info("banditfs {} run {} -> {} ({} rank{})", BANDITFS_VERSION, args.job_path, out_dir.string(),
-                      session.size(), session.size() > 1 ? "s" : "");
+    directory = std::make_unique<RunDirectory>(out_dir.string(), args.job_path);  // refused when another run holds it
+    directory->refuse_input_among_outputs(job.data.path, "data.path");
+    refuse_unclaimed_checkpoint(*directory, args);
+    context.log = make_logger("banditfs", directory->path("banditfs.log"));
+    context.log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", BANDITFS_VERSION, args.job_path,
+                      out_dir.string(), session.size(), session.size() > 1 ? "s" : "");
+    context.log->info("command: {}", args.command_line);
     context.log->info("method {} seed {} threads {}", job.method.name, job.run.seed, context.threads);
+    if (job_file_is_empty(args.job_path))
+      context.log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
+                        args.job_path, job.method.name, name_of(job.data.source), name_of(job.data.dgp), job.data.n,
+                        job.data.p, args.overrides.empty() ? "" : ", with the --set overrides");
   }
+  try {
+    return run_method(args, session, job, method, job_text, context, directory.get());
+  } catch (const std::exception& e) {
+    if (context.log) context.log->error("the run failed: {}", e.what());  // the log keeps every error that ends a run
+    throw;
+  }
+}
 
+int run_method(const RunArgs& args, const dist::Session& session, const JobConfig& job, const Method& method,
+               const std::string& job_text, Context& context, const RunDirectory* directory) {
+  const bool coordinator = session.rank() == 0;
+  const fs::path out_dir(job.run.out);
   const std::string checkpoint_path = (out_dir / "checkpoint.h5").string();
   RunControl control;
   control.checkpoint_path = checkpoint_path;
@@ -84,15 +141,13 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   MethodResult& result = *outcome;
   progress.finish();
   if (interrupted(result)) {
-    context.log->info("signal {} received: {}; continue with: banditfs run {} --resume{}", int{g_stop_signal},
-                      result.stop_reason, args.job_path, args.out.empty() ? "" : " --out " + args.out);
+    context.log->info("signal {} received: {}; continue with: {}{}", int{g_stop_signal}, result.stop_reason,
+                      args.command_line, args.resume ? "" : " --resume");
     return 0;
   }
   result.version = BANDITFS_VERSION;
 
-  write_result_h5(result, (out_dir / "result.h5").string());
-  write_summary_csv(result, (out_dir / "summary.csv").string());
-  write_run_json(result, (out_dir / "run.json").string());
+  directory->commit(result);
   std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
@@ -129,6 +184,7 @@ int command_simulate(const SimulateArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  disable_hdf5_exit_cleanup();
   CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
   app.set_version_flag("--version", BANDITFS_VERSION);
   app.require_subcommand(1);
@@ -140,6 +196,7 @@ int main(int argc, char** argv) {
   run->add_option("--out", run_args.out, "output directory (overrides run.out)");
   run->add_flag("--quiet", run_args.quiet, "no progress lines");
   run->add_flag("--resume", run_args.resume, "continue from OUT/checkpoint.h5 (refused if the job or data differ)");
+  run->add_flag("--force", run_args.force, "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
 
   SimulateArgs sim_args;
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
@@ -188,6 +245,7 @@ int main(int argc, char** argv) {
   };
   try {
     if (*run) {
+      for (int i = 0; i < argc; ++i) run_args.command_line += (i ? " " : "") + shell_quoted(argv[i]);
       session = std::make_unique<dist::Session>(argc, argv);
       return command_run(run_args, *session);
     }
@@ -197,6 +255,7 @@ int main(int argc, char** argv) {
     if (*sim) return command_simulate(sim_args);
     if (*prepare_gkx) return run_prepare_gkx();
     if (*inspect) {
+      check_result_set(inspect_path);
       print_inspection(read_result_h5(inspect_path), std::cout, inspect_top);
       return 0;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -157,6 +158,10 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
 }
 
 JobConfig load_job(const MethodCatalog& methods, const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw ConfigError("cannot read job file '" + path + "': no such file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ConfigError("job file '" + path + "' is not a regular file (a directory?); give the path of a TOML job file");
   std::ifstream in(path);
   if (!in) throw ConfigError("cannot read job file '" + path + "'");
   std::ostringstream text;

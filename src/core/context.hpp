@@ -14,7 +14,7 @@ struct Context {
   std::shared_ptr<spdlog::logger> log;
 };
 
-/// A logger writing to stderr (and optionally a file); the default when none is configured.
+/// A logger writing to stderr and, optionally, appending to a file (a run directory's log keeps every run).
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const std::string& file_path = "");
 
 }  // namespace bfs

@@ -11,7 +11,7 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const std::
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_mt>());
   sinks.back()->set_pattern("[%H:%M:%S] %^%l%$ %v");
   if (!file_path.empty()) {
-    sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(file_path, true));
+    sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(file_path, false));
     sinks.back()->set_pattern("[%Y-%m-%d %H:%M:%S.%e] %l %v");
   }
   auto logger = std::make_shared<spdlog::logger>(name, sinks.begin(), sinks.end());

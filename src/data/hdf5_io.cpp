@@ -354,4 +354,6 @@ void write_hdf5(const Dataset& data, const std::string& path) {
   }
 }
 
+void disable_hdf5_exit_cleanup() { H5dont_atexit(); }
+
 }  // namespace bfs

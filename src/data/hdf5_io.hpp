@@ -31,4 +31,10 @@ Dataset read_hdf5(const std::string& path);
 /// Writes `data` in the schema, atomically (path.tmp + rename). Periods written when period_offsets is set.
 void write_hdf5(const Dataset& data, const std::string& path);
 
+/// Call once, first thing in main, before any other HDF5 call (issue 11): HDF5 then registers no exit-time cleanup.
+/// Every file banditfs writes is closed explicitly, with its result checked; a file whose close failed (a full disk,
+/// a file-size limit) stays half-closed inside HDF5, and the library's atexit handler would try to close it again
+/// and crash (SIGSEGV after the error message). Without the handler the process ends with the message and exit 1.
+void disable_hdf5_exit_cleanup();
+
 }  // namespace bfs

@@ -1,5 +1,9 @@
 #include "engine/round_driver.hpp"
 
+#include <map>
+#include <set>
+#include <sstream>
+
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -42,13 +46,49 @@ void drop_noise_columns(Dataset& data, std::int64_t noise) {
   data.feature_names.resize(static_cast<std::size_t>(keep));
 }
 
+/// "section.key" → value of every key line of a canonical job text (dump_job's TOML: one key per line).
+std::map<std::string, std::string> job_keys(const std::string& text) {
+  std::map<std::string, std::string> keys;
+  std::istringstream in(text);
+  std::string line, section;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      section = line.substr(1, line.find(']') - 1);
+      continue;
+    }
+    const auto eq = line.find(" = ");
+    if (eq != std::string::npos) keys[section + "." + line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  return keys;
+}
+
+/// The algorithmic keys whose values differ between two job texts, as "key (checkpoint a, this job b)".
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
+  static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
+                                                "run.checkpoint_every"};
+  const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
+  std::set<std::string> names;
+  for (const auto& [key, value] : before) names.insert(key);
+  for (const auto& [key, value] : now) names.insert(key);
+  std::string out;
+  for (const auto& key : names) {
+    if (ignored.count(key)) continue;
+    const auto a = before.find(key), b = now.find(key);
+    const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
+    if (va != vb) out += (out.empty() ? "" : ", ") + key + " (checkpoint " + va + ", this job " + vb + ")";
+  }
+  return out.empty() ? "the job text differs" : out;
+}
+
 void check_resumable(const RunResult& checkpoint, const std::string& path, const std::string& hash,
-                     const std::string& fingerprint) {
+                     const std::string& fingerprint, const std::string& job_text) {
   if (!checkpoint.resume.present)
     throw InputError(path + " is not a checkpoint (no resume state); cannot --resume from it");
   if (checkpoint.resume.job_hash != hash)
-    throw InputError(path + " was written by a different job (its algorithmic keys differ from this job's); "
-                            "refusing to resume. Run without --resume to start afresh.");
+    throw InputError(path + " was written by a different job: " + differing_keys(checkpoint.job_text, job_text) +
+                     "; refusing to resume. Resume with the same job and --set overrides (the checkpoint's job is "
+                     "its 'job' attribute), or start over with --force, which deletes the checkpoint.");
   if (checkpoint.resume.data_fingerprint != fingerprint)
     throw InputError(path + " was written for different data (source, shape or feature names differ); "
                             "refusing to resume.");
@@ -98,8 +138,8 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
     const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
     if (!checkpoint.tuning.present)
       throw InputError(control.checkpoint_path + " was written by a different job (it holds no [tuning] choice and "
-                                                 "this job tunes); refusing to resume. Run without --resume to start "
-                                                 "afresh.");
+                                                 "this job tunes); refusing to resume. Start over with --force, which "
+                                                 "deletes the checkpoint.");
     job.estimator = apply_tuning_report(job.estimator, checkpoint.tuning);
     if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
     return checkpoint.tuning;
@@ -161,7 +201,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   std::int32_t resume_after = 0;
   if (control.resume) {
     const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
-    check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint);
+    check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint, job_text);
     state.restore(checkpoint);
     resume_after = checkpoint.iterations;
     result.timings = checkpoint.timings;  // every timing adds up over the starts of a resumed run

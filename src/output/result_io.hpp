@@ -14,7 +14,9 @@
 //                   its facts as attributes of the group or of the subgroup before the last '/', and the string
 //                   attribute "feature_columns" (the per-feature datasets summary.csv and inspect show, joined by ",")
 #include <iosfwd>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "methods/result.hpp"
 
@@ -33,7 +35,16 @@ void write_result_h5(const MethodResult& r, const std::string& path);
 MethodResult read_result_h5(const std::string& path);
 /// summary.csv: feature,name,importance,selected,rank, then one column per feature column (rank 1 = most important).
 void write_summary_csv(const MethodResult& r, const std::string& path);
-/// run.json: the manifest (identity, run facts, selection, timings, metrics, the method's own object, top features).
+/// A file's size and 64-bit FNV-1a digest (hex): how run.json pins the other files of its set
+/// (output/run_directory.hpp).
+struct FileDigest {
+  std::string name;  ///< file name inside the output directory
+  std::uintmax_t bytes = 0;
+  std::string fnv1a64;
+};
+/// run.json: the manifest (identity, run facts, selection, timings, metrics, the method's own object, top features),
+/// and "outputs": the size and digest of the other files of the set (output/run_directory.hpp) when given.
+void write_run_json(const MethodResult& r, const std::string& path, const std::vector<FileDigest>& outputs);
 void write_run_json(const MethodResult& r, const std::string& path);
 /// Human-readable report of a result: the run's facts and the top `top` features.
 void print_inspection(const MethodResult& r, std::ostream& out, int top = 25);

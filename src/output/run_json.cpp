@@ -10,6 +10,7 @@
 #include "data/detail/atomic_write.hpp"
 #include "output/detail/result_checks.hpp"
 #include "output/result_io.hpp"
+#include "output/run_directory.hpp"
 
 namespace bfs {
 namespace {
@@ -57,7 +58,7 @@ Json method_json(const MethodResult& r, const std::string& path) {
 
 }  // namespace
 
-void write_run_json(const MethodResult& r, const std::string& path) {
+void write_run_json(const MethodResult& r, const std::string& path, const std::vector<FileDigest>& outputs) {
   detail::validate_per_feature(r, path);
   const std::size_t p = r.feature_names.size();
   const auto order = detail::rank_order(r);
@@ -107,8 +108,15 @@ void write_run_json(const MethodResult& r, const std::string& path) {
     top.push_back(std::move(row));
   }
   j["top_features"] = std::move(top);
+  if (!outputs.empty()) {
+    Json files = Json::array();
+    for (const auto& f : outputs) files.push_back({{"name", f.name}, {"bytes", f.bytes}, {"fnv1a64", f.fnv1a64}});
+    j["outputs"] = std::move(files);
+  }
 
   detail::write_text_atomic(path, j.dump(2) + "\n");
 }
+
+void write_run_json(const MethodResult& r, const std::string& path) { write_run_json(r, path, {}); }
 
 }  // namespace bfs

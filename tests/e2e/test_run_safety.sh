@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Issue 11, the output directory: a failed write ends with a message and exit 1 (never a signal) and leaves the
+# previous result intact; a second run into a busy directory is refused naming the holder; a kill between the
+# renames of the output set is recognised; a checkpoint is never discarded silently; the "continue with" line
+# repeats the whole command; a resume refusal names the differing keys; a directory or empty job file is not run
+# silently; an input among the outputs is refused; the log keeps every run and the error that ended it.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+cd "$WORK"
+tiny_job >job.toml
+long_job() { tiny_job | sed 's/^iterations = 8/iterations = 100000/'; printf 'checkpoint_every = 20\n'; }
+long_job >long.toml
+
+# --- a full disk: a file-size limit with SIGXFSZ ignored (the writes fail with EFBIG) ----------------------------
+"$BANDITFS" run job.toml --quiet --out full >/dev/null 2>&1 || fail "setup run"
+cp full/result.h5 before.h5
+for what in result simulate; do
+  if [ $what = result ]; then cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9)
+  else cmd=("$BANDITFS" simulate friedman1 --n 3000 --p 200 --out full/sim.h5); fi
+  err=$( (trap '' XFSZ; ulimit -f 12; "${cmd[@]}") 2>&1 >/dev/null); code=$?
+  [ $code -eq 1 ] && ok || fail "full disk ($what): exit $code, expected 1 (a signal is > 128): $err"
+  grep -q "banditfs: error:" <<<"$err" && ok || fail "full disk ($what): no error line: $err"
+done
+cmp -s before.h5 full/result.h5 && ok || fail "full disk: the previous result.h5 changed"
+ls full/*.tmp full/*.staged full/sim.h5 >/dev/null 2>&1 && fail "full disk: temporary or partial files left" || ok
+grep -q "the run failed" full/banditfs.log && ok || fail "the log does not hold the error that ended the run"
+[ "$(grep -c '==== banditfs' full/banditfs.log)" -eq 2 ] && ok || fail "the log does not keep both runs"
+
+# A full disk while writing a checkpoint: same outcome.
+err=$( (trap '' XFSZ; ulimit -f 12; "$BANDITFS" run long.toml --quiet --out fullck --set data.p=400) 2>&1 >/dev/null); code=$?
+[ $code -eq 1 ] && grep -q "checkpoint" <<<"$err" && ok || fail "full disk at a checkpoint: exit $code: $err"
+
+# --- two runs into one directory -----------------------------------------------------------------------------------
+"$BANDITFS" run long.toml --quiet --out busy >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do [ -s busy/.banditfs.lock ] && break; sleep 0.1; done
+expect_error busy "is in use by another banditfs run (pid $holder" -- "$BANDITFS" run job.toml --quiet --out busy
+kill -TERM $holder; wait $holder
+[ -f busy/checkpoint.h5 ] && ok || fail "the interrupted holder left no checkpoint"
+
+# --- a checkpoint is not discarded without --force; the continue line; the resume refusal names the keys ----------
+expect_error ckpt "holds an interrupted run's progress; continue it with --resume, or start over with --force" \
+  -- "$BANDITFS" run long.toml --quiet --out busy
+"$BANDITFS" run long.toml --quiet --out sig --set reward.threshold=0.02 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5; kill -TERM $pid; wait $pid
+line=$(grep "continue with:" sig/banditfs.log)
+grep -qF -- "--set reward.threshold=0.02 --resume" <<<"$line" && ok || fail "continue line drops --set: $line"
+expect_error keys "reward.threshold (checkpoint 0.02, this job 0.01)" -- "$BANDITFS" run long.toml --quiet --out sig --resume
+"$BANDITFS" run job.toml --quiet --out busy --force >/dev/null 2>&1 && [ ! -f busy/checkpoint.h5 ] && [ -f busy/result.h5 ] &&
+  ok || fail "--force did not start over"
+
+# --- a kill between the renames of the output set -------------------------------------------------------------------
+"$BANDITFS" run job.toml --quiet --out torn >/dev/null 2>&1
+BANDITFS_TEST_FAULT=kill-between-renames "$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 >/dev/null 2>&1
+[ $? -eq 137 ] && ok || fail "the test hook did not kill the run"
+expect_error torn_inspect "does not match the run.json beside it" -- "$BANDITFS" inspect torn/result.h5
+"$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 >/dev/null 2>&1 && "$BANDITFS" inspect torn/result.h5 >/dev/null &&
+  ok || fail "a new run does not mend a torn set"
+ls torn/*.staged >/dev/null 2>&1 && fail "staged files left after a good run" || ok
+
+# --- job files, inputs among outputs ----------------------------------------------------------------------------------
+mkdir jobdir
+expect_error dir_job "is not a regular file" -- "$BANDITFS" run jobdir --quiet --out out-dir_job
+: >empty.toml
+"$BANDITFS" run empty.toml --quiet --out empty --set bandit.iterations=2 --set data.p=20 2>empty.err >/dev/null
+grep -q "job file 'empty.toml' is empty: running the built-in defaults (method bandit" empty.err && ok ||
+  fail "an empty job runs without a warning: $(cat empty.err)"
+mkdir -p inout
+printf 'a,b,y\n' >inout/summary.csv
+for i in $(seq 40); do printf '%s,%s,%s\n' $i $((i * 7 % 11)) $((i % 5)) >>inout/summary.csv; done
+printf '[data]\nsource = "csv"\npath = "inout/summary.csv"\ntarget = "y"\n[bandit]\niterations = 2\n' >csv.toml
+expect_error inout 'data.path = "inout/summary.csv" is the run'"'"'s own output' -- "$BANDITFS" run csv.toml --quiet --out inout
+[ "$(wc -l <inout/summary.csv)" -eq 41 ] && ok || fail "the input CSV was overwritten"
+finish
