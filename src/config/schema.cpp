@@ -28,27 +28,29 @@ void check_bounds_of(Params params) {
 }
 
 template <class Section>
-void read_section(const toml::table& root, const char* name, const std::string& origin, Section& section) {
+void read_section(const toml::table& root, const char* name, const std::string& origin, Section& section,
+                  const std::set<std::string>& overridden) {
   const toml::node* node = root.get(name);
   if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [" + name + "] must be a table");
-  TableReader reader(node ? node->as_table() : nullptr, origin, name);
+  TableReader reader(node ? node->as_table() : nullptr, origin, name, &overridden);
   visit(section, reader);
   reader.reject_unknown_keys();
 }
 
-void read_estimator(const toml::table& root, const std::string& origin, EstimatorConfig& config) {
+void read_estimator(const toml::table& root, const std::string& origin, EstimatorConfig& config,
+                    const std::set<std::string>& overridden) {
   const toml::node* node = root.get("estimator");
   if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [estimator] must be a table");
   const toml::table* table = node ? node->as_table() : nullptr;
-  TableReader name_reader(table, origin, "estimator");
+  TableReader name_reader(table, origin, "estimator", &overridden);
   name_reader("name", config.name, text("base estimator"));
-  TableReader reader(table, origin, "estimator");
+  TableReader reader(table, origin, "estimator", &overridden);
   visit_estimator_params(config, reader);
   reader.reject_unknown_keys({"name"});
 }
 
-/// Applies "section.key=value" to the parsed table before the schema reads it.
-void apply_override(toml::table& root, const std::string& assignment) {
+/// Applies "section.key=value" to the parsed table before the schema reads it; returns "section.key".
+std::string apply_override(toml::table& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   const auto dot = assignment.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq)
@@ -66,6 +68,7 @@ void apply_override(toml::table& root, const std::string& assignment) {
   toml::table* table = root[section].as_table();
   if (table == nullptr) throw ConfigError("--set '" + assignment + "': [" + section + "] is not a table");
   table->insert_or_assign(key, *parsed.get("v"));
+  return section + "." + key;
 }
 
 /// The catalog entry of `name`, or a ConfigError naming method.name and the known methods.
@@ -90,11 +93,12 @@ std::vector<std::string> known_sections(const MethodCatalog& catalog) {
 
 /// Reads [method]: the name, then exactly the chosen method's keys; records the sections it does not use and
 /// refuses them when the file has them.
-void read_method(const toml::table& root, const std::string& origin, const MethodCatalog& catalog, MethodConfig& config) {
+void read_method(const toml::table& root, const std::string& origin, const MethodCatalog& catalog, MethodConfig& config,
+                 const std::set<std::string>& overridden) {
   const toml::node* node = root.get("method");
   if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [method] must be a table");
   const toml::table* table = node ? node->as_table() : nullptr;
-  TableReader name_reader(table, origin, "method");
+  TableReader name_reader(table, origin, "method", &overridden);
   name_reader("name", config.name, text("method"));
   const MethodDescription& chosen = find_description(catalog, config.name, origin);
 
@@ -117,7 +121,7 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
   }
 
   config.params = MethodParamsBox(chosen.make_params ? chosen.make_params() : nullptr);
-  TableReader reader(table, origin, "method");
+  TableReader reader(table, origin, "method", &overridden);
   if (config.params) {
     ErasedVisitor<TableReader> erased(reader);
     config.params.get()->visit(erased);
@@ -137,7 +141,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
     msg << origin << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
     throw ConfigError(msg.str());
   }
-  for (const auto& assignment : overrides) apply_override(root, assignment);
+  std::set<std::string> overridden;
+  for (const auto& assignment : overrides) overridden.insert(apply_override(root, assignment));
 
   const std::vector<std::string> sections = known_sections(methods);
   for (const auto& [key, node] : root) {
@@ -146,13 +151,13 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
                         join(sections) + ")");
   }
   JobConfig job;
-  read_method(root, origin, methods, job.method);
-  read_section(root, "data", origin, job.data);
-  if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator);
-  read_section(root, "reward", origin, job.reward);
-  read_section(root, "bandit", origin, job.bandit);
-  read_section(root, "run", origin, job.run);
-  read_section(root, "tuning", origin, job.tuning);
+  read_method(root, origin, methods, job.method, overridden);
+  read_section(root, "data", origin, job.data, overridden);
+  if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
+  read_section(root, "reward", origin, job.reward, overridden);
+  read_section(root, "bandit", origin, job.bandit, overridden);
+  read_section(root, "run", origin, job.run, overridden);
+  read_section(root, "tuning", origin, job.tuning, overridden);
   validate(job);
   return job;
 }

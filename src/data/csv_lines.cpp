@@ -85,4 +85,20 @@ std::string_view strip_byte_order_mark(std::string_view line) {
   return line;
 }
 
+std::string printable(std::string_view text) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += digits[byte >> 4];
+      out += digits[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace bfs

@@ -45,5 +45,7 @@ std::string_view strip_quotes(std::string_view cell);
 
 /// A UTF-8 byte-order mark at the start of `line` (a file's first line) removed.
 std::string_view strip_byte_order_mark(std::string_view line);
+/// `text` for an error message: control bytes (a NUL included, which would end the message) become \xNN.
+std::string printable(std::string_view text);
 
 }  // namespace bfs

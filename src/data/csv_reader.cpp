@@ -63,14 +63,14 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   for (auto cell : cells) {
     header.push_back(unquote(cell));
     if (!header.back().empty() && !column_of.emplace(header.back(), header.size() - 1).second) {
-      throw InputError(detail::concat(path, ": duplicate column '", header.back(), "' in the header"));
+      throw InputError(detail::concat(path, ": duplicate column '", printable(header.back()), "' in the header"));
     }
   }
 
   // Columns to parse: the target, then the features in the order asked for (or header order).
   auto find_column = [&](const std::string& name, const char* role) {
     auto it = column_of.find(name);
-    if (it == column_of.end()) throw InputError(detail::concat(path, ": no column '", name, "' in the header", role));
+    if (it == column_of.end()) throw InputError(detail::concat(path, ": no column '", printable(name), "' in the header", role));
     return it->second;
   };
   const std::size_t target_col = find_column(target, "");
@@ -101,18 +101,18 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   std::vector<double> y;
   auto parse = [&](std::string_view cell, std::size_t col) {
     const std::string_view s = strip_quotes(cell);
-    auto where = [&] { return detail::concat(path, ": line ", lines.line_number(), ", column '", header[col], "': "); };
+    auto where = [&] { return detail::concat(path, ": line ", lines.line_number(), ", column '", printable(header[col]), "': "); };
     if (s.empty()) throw InputError(where() + "empty cell");
     std::string_view digits = s;
     if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);  // from_chars rejects a leading '+'
     double v = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-    if (ec == std::errc::result_out_of_range) throw InputError(where() + "'" + std::string(s) + "' is out of range");
+    if (ec == std::errc::result_out_of_range) throw InputError(where() + "'" + printable(s) + "' is out of range");
     if (ec != std::errc() || end != digits.data() + digits.size()) {
-      throw InputError(where() + "'" + std::string(s) + "' is not a number");
+      throw InputError(where() + "'" + printable(s) + "' is not a number");
     }
     if (!std::isfinite(v)) {
-      throw InputError(where() + "'" + std::string(s) + "' is not a finite number (NaN and Inf are not allowed)");
+      throw InputError(where() + "'" + printable(s) + "' is not a finite number (NaN and Inf are not allowed)");
     }
     return v;
   };

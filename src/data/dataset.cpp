@@ -2,6 +2,8 @@
 // message naming the origin (file or simulator) and what is wrong.
 #include "data/dataset.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <unordered_set>
 
@@ -81,6 +83,12 @@ void validate_dataset(const Dataset& data) {
       throw InputError(detail::concat(o, ": truth index ", t, " out of range [0, ", p, ")"));
     }
   }
+  // A repeated index would be counted twice in power and Hamming distance: refuse it rather than mis-score.
+  std::vector<FeatureId> sorted_truth = data.truth;
+  std::sort(sorted_truth.begin(), sorted_truth.end());
+  const auto repeated = std::adjacent_find(sorted_truth.begin(), sorted_truth.end());
+  if (repeated != sorted_truth.end())
+    throw InputError(detail::concat(o, ": truth lists feature index ", *repeated, " more than once"));
   check_finite(data);
 }
 

@@ -70,8 +70,10 @@ inline std::string show(const toml::node& node) {
 /// Reads the keys of one TOML table into a section struct; every problem names "origin: section.key".
 class TableReader {
  public:
-  TableReader(const toml::table* table, std::string origin, std::string section)
-      : table_(table), origin_(std::move(origin)), section_(std::move(section)) {}
+  /// `overridden` lists the "section.key" values that came from --set: their errors name --set, not the file.
+  TableReader(const toml::table* table, std::string origin, std::string section,
+              const std::set<std::string>* overridden = nullptr)
+      : table_(table), origin_(std::move(origin)), section_(std::move(section)), overridden_(overridden) {}
 
   template <class T>
   void operator()(const char* key, T& value, const Spec& spec) {
@@ -90,13 +92,16 @@ class TableReader {
       if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
         continue;
       std::vector<std::string> known(known_.begin(), known_.end());
-      throw ConfigError(origin_ + ": unknown key '" + section_ + "." + name + "' (valid keys in [" + section_ +
+      throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name + "' (valid keys in [" + section_ +
                         "]: " + join(known) + ")");
     }
   }
 
  private:
-  std::string where(const char* key) const { return origin_ + ": " + section_ + "." + key; }
+  bool from_set(const std::string& key) const { return overridden_ && overridden_->count(section_ + "." + key); }
+  std::string where(const char* key) const {
+    return (from_set(key) ? std::string("--set ") : origin_ + ": ") + section_ + "." + key;
+  }
 
   [[noreturn]] void wrong_type(const char* key, const toml::node& node, const char* expected) const {
     throw ConfigError(where(key) + " = " + show(node) + ": expected " + expected);
@@ -197,6 +202,7 @@ class TableReader {
   std::string origin_;
   std::string section_;
   std::set<std::string> known_;
+  const std::set<std::string>* overridden_;
 };
 
 // ---- dumping ---------------------------------------------------------------------------------------------------

@@ -222,3 +222,12 @@ BOOST_AUTO_TEST_CASE(keys_lists_each_methods_keys_and_sections) {
   BOOST_TEST(contains(keys, "[method] name = \"bandit\"  (its sections: [reward] [bandit] [tuning])"));
   BOOST_TEST(contains(keys, "bandit.iterations"));
 }
+
+BOOST_AUTO_TEST_CASE(a_bad_set_value_is_blamed_on_set_not_the_file) {
+  BOOST_TEST(contains(error_of("[bandit]\niterations = 5\n", {"bandit.iterations=0"}),
+                      "--set bandit.iterations = 0 is out of range"));
+  BOOST_TEST(!contains(error_of("", {"bandit.iterations=0"}), "job.toml"));
+  BOOST_TEST(contains(error_of("", {"bandit.bogus=1"}), "--set: unknown key 'bandit.bogus'"));
+  // A bad value in the file itself still names the file.
+  BOOST_TEST(contains(error_of("[bandit]\niterations = 0\n"), "job.toml: bandit.iterations = 0 is out of range"));
+}

@@ -95,3 +95,12 @@ BOOST_AUTO_TEST_CASE(gather_copies_rows_and_columns) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_CASE(a_repeated_truth_index_is_refused) {
+  // Counted twice it would inflate power and the Hamming distance (issue 11).
+  Dataset d = random_dataset(10, 4);
+  d.origin = "sim.h5";
+  d.truth = {1, 3, 1};
+  d.has_truth = true;
+  expect_error<InputError>([&] { validate_dataset(d); }, "sim.h5: truth lists feature index 1 more than once");
+}
