@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <spdlog/spdlog.h>
 #include <chrono>
 #include <thread>
@@ -171,6 +172,10 @@ struct SimulateArgs {
 };
 
 int command_simulate(const SimulateArgs& args) {
+  const std::int64_t rows = args.n > std::numeric_limits<std::int64_t>::max() / std::max(args.periods, 1)
+                                ? std::numeric_limits<std::int64_t>::max()
+                                : args.n * std::max(args.periods, 1);
+  check_simulation_fits(rows, args.p, "--n, --p, --periods");  // the whole file is simulated at once
   SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
   spec.binary = args.binary;
   const Dataset data = simulate_dataset(spec, args.periods);

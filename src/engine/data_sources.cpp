@@ -26,6 +26,8 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
       throw ConfigError("data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
                         "are already 0/1)");
     }
+    // One period is in memory at a time (all of them offline, where there is one).
+    check_simulation_fits(config.n, config.p + config.noise_features, "data.n, data.p, data.noise_features");
     SimulateSpec spec;
     spec.dgp = std::string(name_of(config.dgp));
     spec.n = config.n;

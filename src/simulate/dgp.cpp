@@ -1,6 +1,10 @@
 // Simulated data sets with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1); see dgp.hpp for the formulas.
 #include "simulate/dgp.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <cmath>
 #include <numbers>
 
@@ -217,6 +221,20 @@ Dataset simulate_dataset(const SimulateSpec& spec, int periods) {
 std::unique_ptr<DataSource> make_simulated_source(const SimulateSpec& spec, int periods, bool online,
                                                   std::int64_t noise_features) {
   return std::make_unique<SimulatedSource>(spec, periods, online, noise_features);
+}
+
+void check_simulation_fits(std::int64_t rows, std::int64_t cols, const std::string& keys) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  const double memory = pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size) : 0.0;
+  // X in float32 plus y in float64, per row; doubles cannot overflow here.
+  const double bytes = static_cast<double>(rows) * (static_cast<double>(cols) * 4.0 + 8.0);
+  if (memory > 0.0 && bytes > memory) {
+    char text[256];
+    std::snprintf(text, sizeof(text), "%s ask for %lld rows x %lld features: the data would need %.1f GiB of memory, "
+                  "more than this machine's %.1f GiB", keys.c_str(), static_cast<long long>(rows),
+                  static_cast<long long>(cols), bytes / 1073741824.0, memory / 1073741824.0);
+    throw InputError(text);
+  }
 }
 
 }  // namespace bfs

@@ -55,4 +55,9 @@ Dataset simulate_dataset(const SimulateSpec& spec, int periods);
 std::unique_ptr<DataSource> make_simulated_source(const SimulateSpec& spec, int periods, bool online,
                                                   std::int64_t noise_features);
 
+/// Refuses a simulation whose X (rows × cols float32 values) would not fit in this machine's memory, before any
+/// allocation: InputError naming `keys` (e.g. "--n, --p, --periods" or "data.n, data.p"), the size asked for and
+/// the memory it would need (a bad_alloc deep inside would say neither).
+void check_simulation_fits(std::int64_t rows, std::int64_t cols, const std::string& keys);
+
 }  // namespace bfs

@@ -174,3 +174,16 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_config_errors) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_CASE(a_simulation_too_big_for_memory_is_refused_up_front) {
+  // Issue 11: `simulate --n 99999999999` ended in "unexpected error: std::bad_alloc".
+  BOOST_CHECK_NO_THROW(check_simulation_fits(300, 1000, "--n, --p"));
+  try {
+    check_simulation_fits(99999999999, 1000, "--n, --p, --periods");
+    BOOST_FAIL("no error");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    BOOST_TEST(what.find("--n, --p, --periods ask for 99999999999 rows x 1000 features") != std::string::npos);
+    BOOST_TEST(what.find("GiB of memory") != std::string::npos);
+  }
+}
