@@ -1,5 +1,6 @@
 #include "cli/gkx_simulate_command.hpp"
 
+#include <cmath>
 #include <iostream>
 
 #include "core/error.hpp"
@@ -10,9 +11,10 @@
 namespace bfs::cli {
 
 void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options) {
-  simulate.add_option("--months", options.months, "gkx-like: months of data (default 120)")->check(CLI::PositiveNumber);
-  simulate.add_option("--stocks", options.stocks, "gkx-like: average stocks per month (default 5000)")
-      ->check(CLI::PositiveNumber);
+  // No CLI11 range checks: their messages print the double's maximum in 309 digits; simulate_gkx_like_command
+  // checks every value and names the option.
+  simulate.add_option("--months", options.months, "gkx-like: months of data (default 120)");
+  simulate.add_option("--stocks", options.stocks, "gkx-like: average stocks per month, at least 10 (default 5000)");
   simulate.add_option("--from", options.from, "gkx-like: first month, yyyy-mm or yyyymm (default 2010-01)");
   simulate.add_option("--signal-scale", options.signal_scale,
                       "gkx-like: scale s of the planted signal (default: the calibrated value)");
@@ -30,12 +32,26 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
       throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
 }
 
+std::int64_t whole_number_option(double value, const char* option, std::int64_t lo) {
+  // Below 2^63 (about 4.6e18 < 9.2e18), so the cast below is defined; far beyond every meaningful count.
+  if (!std::isfinite(value) || value != std::floor(value) || std::abs(value) > 4.6e18)
+    throw ConfigError(detail::concat(option, " must be a whole number, not ", value));
+  const auto n = static_cast<std::int64_t>(value);
+  if (n < lo) throw ConfigError(detail::concat(option, " must be at least ", lo, ", not ", n));
+  return n;
+}
+
 int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed, const std::string& out) {
+  const std::int64_t months = whole_number_option(options.months, "simulate gkx-like: --months", 1);
+  const std::int64_t stocks = whole_number_option(options.stocks, "simulate gkx-like: --stocks", 10);
+  const std::int32_t first_month = gkx::parse_month_option(options.from, "--from");
+  // Sizes, the month range and --signal-scale, against this machine's memory, before anything is written.
+  gkx::validate_gkx_like(months, stocks, first_month, options.signal_scale);
   gkx::GkxLikeSpec spec;
   spec.seed = seed;
-  spec.months = options.months;
-  spec.stocks = options.stocks;
-  spec.first_month = gkx::parse_month_option(options.from, "--from");
+  spec.months = static_cast<int>(months);
+  spec.stocks = static_cast<int>(stocks);
+  spec.first_month = first_month;
   spec.signal_scale = options.signal_scale;
   const gkx::GkxLikeReport r = gkx::simulate_gkx_like(spec, out);
   std::cout << "wrote " << out << "/{characteristics,returns,riskfree}.csv and truth.json: " << r.rows

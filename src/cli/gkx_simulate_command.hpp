@@ -8,11 +8,16 @@
 namespace bfs::cli {
 
 struct GkxLikeOptions {
-  int months = 120;
-  int stocks = 5000;
+  // Read as doubles so that every bad value (0, 1.5, nan, 1e11) reaches our checks and their messages (issue 11).
+  double months = 120;
+  double stocks = 5000;
   std::string from = "2010-01";
   double signal_scale = 0.0;  ///< 0 = the calibrated default
 };
+
+/// `value` as a whole number for `option`: ConfigError "OPTION must be a whole number, not V" when it is not finite
+/// or not integral, "OPTION must be at least LO, not V" below `lo`.
+std::int64_t whole_number_option(double value, const char* option, std::int64_t lo);
 
 /// Adds --months, --stocks, --from, --signal-scale to `simulate`.
 void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options);

@@ -172,10 +172,12 @@ struct SimulateArgs {
 };
 
 int command_simulate(const SimulateArgs& args) {
+  if (args.periods < 1) throw ConfigError("simulate: --periods must be at least 1, not " + std::to_string(args.periods));
   const std::int64_t rows = args.n > std::numeric_limits<std::int64_t>::max() / std::max(args.periods, 1)
                                 ? std::numeric_limits<std::int64_t>::max()
                                 : args.n * std::max(args.periods, 1);
-  check_simulation_fits(rows, args.p, "--n, --p, --periods");  // the whole file is simulated at once
+  // The whole file is simulated at once, and the batches are concatenated: about twice X at the peak.
+  check_simulation_fits(rows, 2 * args.p, "--n, --p, --periods");
   SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
   spec.binary = args.binary;
   const Dataset data = simulate_dataset(spec, args.periods);
@@ -210,7 +212,7 @@ int main(int argc, char** argv) {
   sim->add_option("--n", sim_args.n, "rows (per period)");
   sim->add_option("--p", sim_args.p, "features");
   sim->add_option("--seed", sim_args.seed, "seed");
-  sim->add_option("--periods", sim_args.periods, "fresh batches written as periods")->check(CLI::PositiveNumber);
+  sim->add_option("--periods", sim_args.periods, "fresh batches written as periods");
   sim->add_option("--out", sim_args.out, "output HDF5 file (gkx-like: a directory)")->required();
   sim->add_flag("--binary", sim_args.binary, "binary y ~ Bernoulli(Phi((f - mean f) / sd f)) instead of f + noise");
   bfs::cli::GkxLikeOptions gkx_like;

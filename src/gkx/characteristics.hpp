@@ -1,7 +1,14 @@
 #pragma once
 // The 94 firm characteristics of Gu, Kelly & Xiu (2020), "Empirical Asset Pricing via Machine Learning", RFS 33(5),
-// Table A.6 — the columns of their `datashare.csv` (and of the newer GKX_20201231.csv), by the names used there.
-// prepare-gkx reads them by name; simulate gkx-like writes them; a job's feature names come from here.
+// Table A.6 — the columns of their public `datashare.csv` (and of the newer GKX_20201231.csv), by the names used
+// there (beside them: permno, DATE and sic2). prepare-gkx reads them by name (other vintages: missing standard names
+// and other numeric columns are reported, see prepare.hpp); simulate gkx-like writes them; a panel's characteristic
+// columns are in this order.
+//
+// Order: alphabetical, except `secured`, which sits at position 42. Issue 11 corrected two names that the
+// datashare file does not have (`ipo` at 42 and `salerev` at 81) to the two it has (`secured`, `salerec`); each new
+// name took the old one's position, so the panels of earlier versions keep their column positions (and
+// `simulate gkx-like` its values: see detail/simulate_gkx_table.hpp).
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -15,12 +22,12 @@ inline constexpr std::array<std::string_view, 94> kCharacteristics = {
     "chtx",     "cinvest",    "convind",     "currat",        "depr",            "divi",            "divo",
     "dolvol",   "dy",         "ear",         "egr",           "ep",              "gma",             "grcapx",
     "grltnoa",  "herf",       "hire",        "idiovol",       "ill",             "indmom",          "invest",
-    "ipo",      "lev",        "lgr",         "maxret",        "mom12m",          "mom1m",           "mom36m",
+    "secured",  "lev",        "lgr",         "maxret",        "mom12m",          "mom1m",           "mom36m",
     "mom6m",    "ms",         "mve_ia",      "mvel1",         "nincr",           "operprof",        "orgcap",
     "pchcapx_ia", "pchcurrat", "pchdepr",    "pchgm_pchsale", "pchquick",        "pchsale_pchinvt", "pchsale_pchrect",
     "pchsale_pchxsga", "pchsaleinv", "pctacc", "pricedelay",  "ps",              "quick",           "rd",
     "rd_mve",   "rd_sale",    "realestate",  "retvol",        "roaq",            "roavol",          "roeq",
-    "roic",     "rsup",       "salecash",    "saleinv",       "salerev",         "securedind",      "sgr",
+    "roic",     "rsup",       "salecash",    "saleinv",       "salerec",         "securedind",      "sgr",
     "sin",      "sp",         "std_dolvol",  "std_turn",      "stdacc",          "stdcf",           "tang",
     "tb",       "turn",       "zerotrade"};
 

@@ -138,8 +138,12 @@ int months_between(std::int32_t from, std::int32_t to) {
   return std::max(0, b - a + 1);
 }
 
+bool is_crsp_missing_return(double v) { return v == -66.0 || v == -77.0 || v == -88.0 || v == -99.0; }
+
 std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t first, std::int32_t last,
-                                      bool date_is_yyyymmdd) {
+                                      bool date_is_yyyymmdd, ReturnStats* stats) {
+  ReturnStats local;
+  ReturnStats& st = stats != nullptr ? *stats : local;
   LineReader reader(path);
   std::string_view line;
   if (!reader.next(line)) throw InputError(detail::concat(path, ": empty file (a header is required)"));
@@ -165,10 +169,23 @@ std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t firs
     double ret = std::numeric_limits<double>::quiet_NaN();
     const std::string_view r = f[c_ret];
     const bool letter_code = r.size() == 1 && std::isalpha(static_cast<unsigned char>(r[0]));
-    if (!letter_code) {
-      if (auto v = parse_number(r, {path, ln, header.name(c_ret)})) ret = *v;
+    bool below = false;
+    if (letter_code) {
+      ++st.crsp_codes;
+    } else if (auto v = parse_number(r, {path, ln, header.name(c_ret)})) {
+      if (is_crsp_missing_return(*v)) {
+        ++st.crsp_codes;
+      } else if (*v < -1.0) {
+        below = true;
+        if (st.below_minus_one++ == 0) {
+          st.first_below_line = ln;
+          st.first_below_value = std::string(r);
+        }
+      } else {
+        ret = *v;
+      }
     }
-    out.push_back({return_key(permno, month), ret, ln});
+    out.push_back({return_key(permno, month), ret, ln, below});
   }
   std::sort(out.begin(), out.end(), [](const ReturnEntry& a, const ReturnEntry& b) {
     return a.key < b.key || (a.key == b.key && a.line < b.line);

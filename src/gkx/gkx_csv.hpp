@@ -68,19 +68,32 @@ int months_between(std::int32_t from, std::int32_t to);
 /// One return, keyed by (permno, yyyymm), with the line it came from.
 struct ReturnEntry {
   std::int64_t key;  // permno << 32 | yyyymm
-  double ret;        // NaN = missing in the file
+  double ret;        // NaN = missing in the file (or below −1: see below_minus_one)
   std::int64_t line;
+  bool below_minus_one = false;  // the file's value was below −1 (not a CRSP code): unusable
 };
 inline std::int64_t return_key(std::int64_t permno, std::int32_t yyyymm) {
   return (permno << 32) | static_cast<std::int64_t>(static_cast<std::uint32_t>(yyyymm));
 }
 
+/// What read_returns set aside.
+struct ReturnStats {
+  std::int64_t crsp_codes = 0;       ///< CRSP missing-return codes: −66, −77, −88, −99 or a single letter
+  std::int64_t below_minus_one = 0;  ///< other returns below −1 (a total return cannot lose more than 100 %)
+  std::int64_t first_below_line = 0; ///< the line of the first of those (0 = none)
+  std::string first_below_value;
+};
+/// CRSP's numeric missing-return codes (crsp.msf RET): −66 (no valid price), −77 (not trading on an exchange),
+/// −88 (out of range: before the first or after the last price), −99 (no valid previous price).
+bool is_crsp_missing_return(double value);
+
 /// Reads returns with months in [first, last]: columns permno; yyyymm | date | month; ret | return (aliases
 /// case-insensitive). `date_is_yyyymmdd` requires 8-digit dates (the characteristics file's DATE). A return that is
-/// a missing token or a single letter (CRSP's missing-return codes, e.g. "C") is kept as NaN. Duplicated
-/// (permno, month) → InputError naming both lines. Returns entries sorted by key.
+/// a missing token, a single letter (CRSP's letter codes, e.g. "C") or a numeric CRSP code (−66, −77, −88, −99) is
+/// kept as NaN; another return below −1 is kept as NaN with `below_minus_one` set and counted in `stats`.
+/// Duplicated (permno, month) → InputError naming both lines. Returns entries sorted by key.
 std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t first, std::int32_t last,
-                                      bool date_is_yyyymmdd);
+                                      bool date_is_yyyymmdd, ReturnStats* stats = nullptr);
 /// Looks up a return; nullptr when absent.
 const ReturnEntry* find_return(const std::vector<ReturnEntry>& sorted, std::int64_t permno, std::int32_t yyyymm);
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -35,22 +36,37 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kChars = kCharacteristics.size();
+constexpr std::size_t kStandard = kCharacteristics.size();
 
-/// One in-range row as buffered between the stages (400 bytes).
-struct RowRecord {
+/// The fixed head of one in-range row as buffered between the stages; the row's characteristics follow it as
+/// float32 (NaN = missing). A record is kRecordHead + 4·K bytes, rounded up to 8.
+struct RowHead {
   std::int64_t line;
   double y;
   std::int32_t permno;
   std::int32_t sic2;
-  std::array<float, kChars> x;  // NaN = missing
 };
+constexpr std::size_t kRecordHead = sizeof(RowHead);
+std::size_t record_size(std::size_t characteristics) {
+  return (kRecordHead + characteristics * sizeof(float) + 7) / 8 * 8;
+}
+RowHead head_of(const unsigned char* record) {
+  RowHead h;
+  std::memcpy(&h, record, sizeof h);
+  return h;
+}
+float value_of(const unsigned char* record, std::size_t k) {
+  float v;
+  std::memcpy(&v, record + kRecordHead + k * sizeof(float), sizeof v);
+  return v;
+}
 
-/// Per-month buffers with a memory budget; beyond it every buffer is appended to its month's temp file.
+/// Per-month buffers of fixed-size records with a memory budget; beyond it every buffer is appended to its month's
+/// temp file.
 class MonthStore {
  public:
-  MonthStore(std::int32_t from, int months, std::size_t budget, fs::path spill_parent)
-      : from_(from), buffers_(static_cast<std::size_t>(months)), spilled_(buffers_.size(), false),
+  MonthStore(std::int32_t from, int months, std::size_t record, std::size_t budget, fs::path spill_parent)
+      : from_(from), record_(record), buffers_(static_cast<std::size_t>(months)), spilled_(buffers_.size(), false),
         budget_(budget), parent_(std::move(spill_parent)) {}
   ~MonthStore() {
     if (!dir_.empty()) {
@@ -61,29 +77,30 @@ class MonthStore {
   MonthStore(const MonthStore&) = delete;
   MonthStore& operator=(const MonthStore&) = delete;
 
-  void add(int month_index, const RowRecord& row) {
-    buffers_[static_cast<std::size_t>(month_index)].push_back(row);
-    bytes_ += sizeof(RowRecord);
+  void add(int month_index, const unsigned char* record) {
+    auto& buf = buffers_[static_cast<std::size_t>(month_index)];
+    buf.insert(buf.end(), record, record + record_);
+    bytes_ += record_;
     if (bytes_ > budget_) spill_all();
   }
-  /// Every row of the month (spilled part first, so line order is kept), removing it from the store.
-  std::vector<RowRecord> take(int month_index) {
+  /// Every record of the month (spilled part first, so line order is kept), removing it from the store.
+  std::vector<unsigned char> take(int month_index) {
     auto& buf = buffers_[static_cast<std::size_t>(month_index)];
-    std::vector<RowRecord> rows;
+    std::vector<unsigned char> rows;
     if (spilled_[static_cast<std::size_t>(month_index)]) {
       const fs::path file = file_of(month_index);
       const auto size = fs::file_size(file);
-      rows.resize(size / sizeof(RowRecord));
+      rows.resize(static_cast<std::size_t>(size));
       std::FILE* f = std::fopen(file.c_str(), "rb");
-      const bool ok = f != nullptr && std::fread(rows.data(), sizeof(RowRecord), rows.size(), f) == rows.size();
+      const bool ok = f != nullptr && std::fread(rows.data(), 1, rows.size(), f) == rows.size();
       if (f != nullptr) std::fclose(f);
-      if (!ok) throw InputError(detail::concat("cannot read the spill file ", file.string()));
+      if (!ok || rows.size() % record_ != 0) throw InputError(detail::concat("cannot read the spill file ", file.string()));
       std::error_code ec;
       fs::remove(file, ec);
     }
     rows.insert(rows.end(), buf.begin(), buf.end());
-    bytes_ -= buf.size() * sizeof(RowRecord);
-    std::vector<RowRecord>().swap(buf);
+    bytes_ -= buf.size();
+    std::vector<unsigned char>().swap(buf);
     return rows;
   }
   std::int64_t spilled_bytes() const { return spilled_bytes_; }
@@ -104,18 +121,19 @@ class MonthStore {
       if (buf.empty()) continue;
       const fs::path file = file_of(static_cast<int>(k));
       std::FILE* f = std::fopen(file.c_str(), "ab");
-      const bool ok = f != nullptr && std::fwrite(buf.data(), sizeof(RowRecord), buf.size(), f) == buf.size();
+      const bool ok = f != nullptr && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
       if (f != nullptr && std::fclose(f) != 0) throw InputError("cannot write the spill file " + file.string());
       if (!ok) throw InputError(detail::concat("cannot write the spill file ", file.string(), ": ", std::strerror(errno)));
       spilled_[k] = true;
-      spilled_bytes_ += static_cast<std::int64_t>(buf.size() * sizeof(RowRecord));
-      std::vector<RowRecord>().swap(buf);
+      spilled_bytes_ += static_cast<std::int64_t>(buf.size());
+      std::vector<unsigned char>().swap(buf);
     }
     bytes_ = 0;
   }
 
   std::int32_t from_;
-  std::vector<std::vector<RowRecord>> buffers_;
+  std::size_t record_;
+  std::vector<std::vector<unsigned char>> buffers_;
   std::vector<bool> spilled_;
   std::size_t budget_;
   std::size_t bytes_ = 0;
@@ -123,33 +141,109 @@ class MonthStore {
   std::int64_t spilled_bytes_ = 0;
 };
 
-/// Column positions of the characteristics file.
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// Column positions of the characteristics file and which columns are the characteristics.
 struct GkxColumns {
   std::size_t permno = 0, date = 0, sic2 = 0;
-  std::array<std::size_t, kChars> chars{};
+  std::vector<std::size_t> chars;  ///< file column of each characteristic, in feature order
+  std::vector<std::string> names;  ///< their feature names (standard spelling for the standard ones)
+  std::vector<std::string> missing_standard, extra, ignored;
   std::size_t count = 0;
 };
 
-GkxColumns locate_columns(const Header& header, const std::string& path) {
+/// Rows of the file's start that decide whether a non-standard column is numeric.
+constexpr int kSampleLines = 1000;
+
+/// Non-standard columns whose sampled values are all numbers or missing tokens (positions in `candidates`).
+std::vector<bool> numeric_columns(const std::string& path, std::size_t fields, const std::vector<std::size_t>& candidates) {
+  std::vector<bool> numeric(candidates.size(), true);
+  if (candidates.empty()) return numeric;
+  LineReader reader(path);
+  std::string_view line;
+  reader.next(line);  // the header
+  std::vector<std::string_view> f;
+  for (int n = 0; n < kSampleLines && reader.next(line);) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ++n;
+    if (!split_fields(line, f) || f.size() != fields) continue;  // reported by the main pass
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      if (!numeric[k]) continue;
+      try {
+        (void)parse_number(f[candidates[k]], {path, reader.line_number(), ""});
+      } catch (const InputError&) {
+        numeric[k] = false;
+      }
+    }
+  }
+  return numeric;
+}
+
+GkxColumns locate_columns(const Header& header, const std::string& path, bool strict) {
   GkxColumns c;
   c.permno = header.require({"permno"}, "'permno'");
   c.date = header.require({"DATE"}, "'DATE'");
   c.sic2 = header.require({"sic2"}, "'sic2'");
-  std::vector<std::string_view> absent;
-  for (std::size_t k = 0; k < kChars; ++k) {
-    if (auto pos = header.find({kCharacteristics[k]})) {
-      c.chars[k] = *pos;
-    } else {
-      absent.push_back(kCharacteristics[k]);
+  c.count = header.size();
+  for (std::size_t a = 0; a < header.size(); ++a) {
+    for (std::size_t b = a + 1; b < header.size(); ++b) {
+      if (!header.name(a).empty() && iequals(header.name(a), header.name(b))) {
+        throw InputError(detail::concat(path, ": column '", header.name(b), "' appears twice in the header (line 1, ",
+                                        "columns ", a + 1, " and ", b + 1, ")"));
+      }
     }
   }
-  if (!absent.empty()) {
-    std::string list;
-    for (auto a : absent) list += (list.empty() ? "'" : ", '") + std::string(a) + "'";
-    throw InputError(detail::concat(path, ": ", absent.size(), " of the 94 characteristic columns are missing from ",
-                                    "the header (line 1): ", list));
+  std::vector<bool> standard_column(header.size(), false);
+  for (std::size_t k = 0; k < kStandard; ++k) {
+    if (auto pos = header.find({kCharacteristics[k]})) {
+      c.chars.push_back(*pos);
+      c.names.emplace_back(kCharacteristics[k]);
+      standard_column[*pos] = true;
+    } else {
+      c.missing_standard.emplace_back(kCharacteristics[k]);
+    }
   }
-  c.count = header.size();
+  if (strict && !c.missing_standard.empty()) {
+    std::string list;
+    for (const auto& a : c.missing_standard) list += (list.empty() ? "'" : ", '") + a + "'";
+    throw InputError(detail::concat(path, ": ", c.missing_standard.size(), " of the 94 characteristic columns are ",
+                                    "missing from the header (line 1): ", list, " (--strict; without it they are ",
+                                    "reported and the columns present are used)"));
+  }
+  std::vector<std::size_t> candidates;
+  for (std::size_t k = 0; k < header.size(); ++k) {
+    if (standard_column[k] || is_reserved_column(header.name(k))) continue;
+    if (header.name(k).empty() || strict) {
+      c.ignored.push_back(header.name(k).empty() ? detail::concat("(unnamed column ", k + 1, ")") : header.name(k));
+    } else {
+      candidates.push_back(k);
+    }
+  }
+  const std::vector<bool> numeric = numeric_columns(path, header.size(), candidates);
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    const std::string& name = header.name(candidates[k]);
+    if (numeric[k]) {
+      c.chars.push_back(candidates[k]);
+      c.names.push_back(name);
+      c.extra.push_back(name);
+    } else {
+      c.ignored.push_back(name + " (not numeric)");
+    }
+  }
+  if (c.chars.empty()) {
+    throw InputError(detail::concat(path, ": no characteristic column in the header (line 1): none of the 94 ",
+                                    "standard names (e.g. 'mvel1', 'beta') and no other numeric column"));
+  }
   return c;
 }
 
@@ -205,6 +299,19 @@ std::vector<std::int32_t> read_planted_truth(const std::string& path, const std:
 }
 }  // namespace
 
+bool is_reserved_column(std::string_view name) {
+  for (std::string_view r : {"permno", "DATE", "sic2", "RET", "prc", "SHROUT", "mve0"})
+    if (iequals(name, r)) return true;
+  return false;
+}
+
+std::size_t memory_budget_bytes(double megabytes, std::string_view option) {
+  if (!std::isfinite(megabytes)) throw ConfigError(detail::concat(option, " must be a finite number of MiB, not ", megabytes));
+  if (megabytes < 1.0) throw ConfigError(detail::concat(option, " must be at least 1 (MiB), not ", megabytes));
+  if (megabytes > 1073741824.0) throw ConfigError(detail::concat(option, " must be at most 1073741824 (MiB, 1 PiB), not ", megabytes));
+  return static_cast<std::size_t>(megabytes * 1048576.0);
+}
+
 PrepareReport prepare_gkx(const PrepareOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   if (opt.to < opt.from) {
@@ -214,29 +321,55 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
   const int shift = opt.align == Alignment::NextMonth ? 1 : 0;
   const int months = months_between(opt.from, opt.to);
   PrepareReport report;
+  const auto warn = [&](const std::string& text) {
+    if (opt.on_warning) opt.on_warning(text);
+  };
 
   // Side inputs first: only the months the range needs are kept.
   const std::string returns_path = opt.returns.empty() ? opt.characteristics : opt.returns;
+  ReturnStats return_stats;
   const auto returns = read_returns(returns_path, add_months(opt.from, shift), add_months(opt.to, shift),
-                                    opt.returns.empty());
+                                    opt.returns.empty(), &return_stats);
+  report.returns_crsp_codes = return_stats.crsp_codes;
+  report.returns_below_minus_one = return_stats.below_minus_one;
+  if (return_stats.below_minus_one > 0) {
+    warn(detail::concat(returns_path, ": ", return_stats.below_minus_one, " return(s) below -1 (a loss of more than ",
+                        "100%, not a CRSP missing code -66/-77/-88/-99) treated as missing, their rows dropped; the ",
+                        "first on line ", return_stats.first_below_line, ": '", return_stats.first_below_value, "'"));
+  }
   const auto riskfree = read_riskfree(opt.riskfree, opt.rf_percent);
   std::map<std::int32_t, std::array<double, 8>> macro;
   if (!opt.macro.empty()) macro = read_macro(opt.macro);
 
   // Stage 1: stream the characteristics.
+  const std::string& path = opt.characteristics;
+  LineReader reader(path);
+  std::string_view line;
+  if (!reader.next(line)) throw InputError(detail::concat(path, ": empty file (a header is required)"));
+  const Header header(path, line);
+  const GkxColumns col = locate_columns(header, path, opt.strict);
+  const std::size_t n_chars = col.chars.size();
+  report.characteristics = n_chars;
+  report.missing_standard = col.missing_standard;
+  report.extra_columns = col.extra;
+  report.ignored_columns = col.ignored;
+  if (!col.missing_standard.empty() || !col.extra.empty()) {
+    warn(detail::concat(path, ": not the 94 standard GKX characteristics: ", col.missing_standard.size(),
+                        " missing (", col.missing_standard.empty() ? "none" : join(col.missing_standard), "), ",
+                        col.extra.size(), " other numeric column(s) used as characteristics (",
+                        col.extra.empty() ? "none" : join(col.extra), "); the panel has ", n_chars,
+                        " characteristics (--strict refuses such a file)"));
+  }
+  if (!col.ignored.empty()) warn(detail::concat(path, ": columns not used: ", join(col.ignored)));
+
+  const std::size_t record = record_size(n_chars);
   const fs::path out_path = fs::absolute(opt.out);
-  MonthStore store(opt.from, months, opt.memory_budget_bytes,
+  MonthStore store(opt.from, months, record, opt.memory_budget_bytes,
                    opt.spill_dir.empty() ? out_path.parent_path() : fs::path(opt.spill_dir));
   std::set<std::int32_t> sic2_codes;
   {
-    const std::string& path = opt.characteristics;
-    LineReader reader(path);
-    std::string_view line;
-    if (!reader.next(line)) throw InputError(detail::concat(path, ": empty file (a header is required)"));
-    const Header header(path, line);
-    const GkxColumns col = locate_columns(header, path);
     std::vector<std::string_view> f;
-    RowRecord rec{};
+    std::vector<unsigned char> rec(record, 0);
     while (reader.next(line)) {
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
       const std::int64_t ln = reader.line_number();
@@ -254,6 +387,10 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
       const auto permno = *parse_integer(f[col.permno], {path, ln, header.name(col.permno)}, 1, 0x7fffffff, false);
       const std::int32_t ret_month = add_months(month, shift);
       const ReturnEntry* ret = find_return(returns, permno, ret_month);
+      if (ret != nullptr && ret->below_minus_one) {
+        ++report.dropped_bad_return;
+        continue;
+      }
       if (ret == nullptr || std::isnan(ret->ret)) {
         ++report.dropped_no_return;
         continue;
@@ -267,67 +404,89 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
         throw InputError(detail::concat(opt.macro, ": no complete macro predictors for ", add_months(ret_month, -1),
                                         " (needed by ", path, ":", ln, ", DATE ", f[col.date], ")"));
       }
-      rec.line = ln;
-      rec.permno = static_cast<std::int32_t>(permno);
-      rec.y = ret->ret - rf->second;
+      RowHead head{};
+      head.line = ln;
+      head.permno = static_cast<std::int32_t>(permno);
+      head.y = ret->ret - rf->second;
       const auto sic = parse_integer(f[col.sic2], {path, ln, header.name(col.sic2)}, 0, 9999, true);
-      rec.sic2 = sic ? static_cast<std::int32_t>(*sic) : kMissingCode;
-      if (sic) sic2_codes.insert(rec.sic2);
-      for (std::size_t k = 0; k < kChars; ++k) {
+      head.sic2 = sic ? static_cast<std::int32_t>(*sic) : kMissingCode;
+      if (sic) sic2_codes.insert(head.sic2);
+      std::memcpy(rec.data(), &head, sizeof head);
+      for (std::size_t k = 0; k < n_chars; ++k) {
         const std::size_t c = col.chars[k];
         const auto v = parse_number(f[c], {path, ln, header.name(c)});
         if (v && std::abs(*v) > std::numeric_limits<float>::max()) {
           throw InputError(detail::concat(path, ":", ln, ": column '", header.name(c), "': value '", f[c],
                                           "' is outside the float32 range"));
         }
-        rec.x[k] = v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
+        const float x = v ? static_cast<float>(*v) : std::numeric_limits<float>::quiet_NaN();
+        std::memcpy(rec.data() + kRecordHead + k * sizeof(float), &x, sizeof x);
       }
-      store.add(months_between(opt.from, month) - 1, rec);
+      store.add(months_between(opt.from, month) - 1, rec.data());
     }
   }
   report.sic2_codes.assign(sic2_codes.begin(), sic2_codes.end());
 
   // Feature order: characteristics, macro_*, sic2_<code> ascending.
-  std::vector<std::string> names(kCharacteristics.begin(), kCharacteristics.end());
+  std::vector<std::string> names = col.names;
   const std::size_t n_macro = macro.empty() ? 0 : kMacroNames.size();
   for (std::size_t k = 0; k < n_macro; ++k) names.push_back("macro_" + std::string(kMacroNames[k]));
   for (std::int32_t code : report.sic2_codes) names.push_back("sic2_" + std::to_string(code));
+  for (std::size_t a = n_chars; a < names.size(); ++a) {
+    for (std::size_t b = 0; b < n_chars; ++b) {
+      if (names[a] == names[b]) {
+        throw InputError(detail::concat(path, ": column '", names[b], "' clashes with the panel's generated column of ",
+                                        "the same name"));
+      }
+    }
+  }
   report.feature_names = names;
   const std::size_t p = names.size();
 
   // Stage 2: one period per month.
-  if (report.rows_in_range - report.dropped_no_return == 0) {
+  const std::int64_t usable = report.rows_in_range - report.dropped_no_return - report.dropped_bad_return;
+  if (usable == 0) {
     throw InputError(detail::concat(opt.characteristics, ": no row with a return between ", month_text(opt.from),
                                     " and ", month_text(opt.to), " (", report.rows_in_range, " rows in range, ",
-                                    report.dropped_no_return, " without a return)"));
+                                    report.dropped_no_return, " without a return, ", report.dropped_bad_return,
+                                    " with a return below -1)"));
   }
   Hdf5PanelWriter writer(opt.out, names);
-  std::vector<std::int64_t> missing(kChars, 0);
+  std::vector<std::int64_t> missing(n_chars, 0);
   std::vector<float> X, column, ranked;
   std::vector<double> y;
   std::vector<std::int32_t> codes;
+  std::vector<std::size_t> order;
+  std::vector<RowHead> heads;
   for (int m = 0; m < months; ++m) {
-    std::vector<RowRecord> rows = store.take(m);
+    const std::vector<unsigned char> rows = store.take(m);
     if (rows.empty()) continue;
     const std::int32_t yyyymm = add_months(opt.from, m);
-    std::sort(rows.begin(), rows.end(), [](const RowRecord& a, const RowRecord& b) {
-      return a.permno < b.permno || (a.permno == b.permno && a.line < b.line);
+    const std::size_t n = rows.size() / record;
+    heads.resize(n);
+    order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      heads[i] = head_of(rows.data() + i * record);
+      order[i] = i;
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return heads[a].permno < heads[b].permno || (heads[a].permno == heads[b].permno && heads[a].line < heads[b].line);
     });
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-      if (rows[i].permno == rows[i - 1].permno) {
-        throw InputError(detail::concat(opt.characteristics, ": duplicated (permno, month) = (", rows[i].permno, ", ",
-                                        yyyymm, ") on lines ", rows[i - 1].line, " and ", rows[i].line));
+    for (std::size_t i = 1; i < n; ++i) {
+      const RowHead &prev = heads[order[i - 1]], &cur = heads[order[i]];
+      if (cur.permno == prev.permno) {
+        throw InputError(detail::concat(opt.characteristics, ": duplicated (permno, month) = (", cur.permno, ", ",
+                                        yyyymm, ") on lines ", prev.line, " and ", cur.line));
       }
     }
-    const std::size_t n = rows.size();
     X.assign(n * p, 0.0f);
     y.resize(n);
     column.resize(n);
     ranked.resize(n);
     codes.resize(n);
     std::int64_t month_missing = 0;
-    for (std::size_t k = 0; k < kChars; ++k) {
-      for (std::size_t i = 0; i < n; ++i) column[i] = rows[i].x[k];
+    for (std::size_t k = 0; k < n_chars; ++k) {
+      for (std::size_t i = 0; i < n; ++i) column[i] = value_of(rows.data() + order[i] * record, k);
       const auto miss = static_cast<std::int64_t>(n - rank_to_unit_interval(column, ranked));
       missing[k] += miss;
       month_missing += miss;
@@ -336,21 +495,21 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
     if (n_macro > 0) {
       const auto& values = macro.at(add_months(yyyymm, shift - 1));
       for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t k = 0; k < n_macro; ++k) X[i * p + kChars + k] = static_cast<float>(values[k]);
+        for (std::size_t k = 0; k < n_macro; ++k) X[i * p + n_chars + k] = static_cast<float>(values[k]);
       }
     }
     for (std::size_t i = 0; i < n; ++i) {
-      codes[i] = rows[i].sic2;
-      y[i] = rows[i].y;
+      codes[i] = heads[order[i]].sic2;
+      y[i] = heads[order[i]].y;
       if (codes[i] == kMissingCode) ++report.sic2_missing;
     }
-    one_hot(codes, report.sic2_codes, X.data() + kChars + n_macro, p);
+    one_hot(codes, report.sic2_codes, X.data() + n_chars + n_macro, p);
     writer.append_period(yyyymm, X.data(), y.data(), static_cast<Index>(n));
     report.months.push_back({yyyymm, static_cast<std::int64_t>(n),
-                             static_cast<double>(month_missing) / static_cast<double>(n * kChars)});
+                             static_cast<double>(month_missing) / static_cast<double>(n * n_chars)});
     report.rows_written += static_cast<std::int64_t>(n);
   }
-  for (std::size_t k = 0; k < kChars; ++k) {
+  for (std::size_t k = 0; k < n_chars; ++k) {
     report.missing_share.push_back(static_cast<double>(missing[k]) / static_cast<double>(report.rows_written));
   }
   report.spilled_bytes = store.spilled_bytes();
@@ -370,9 +529,17 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
                        std::string("2*r/(N+1)-1, r = average 1-based rank among the N non-missing values of the "
                                    "month; missing -> 0; N < 2 -> 0"));
   writer.set_attribute("prepare.period_label", std::string("yyyymm of DATE"));
+  writer.set_attribute("prepare.strict", static_cast<std::int64_t>(opt.strict ? 1 : 0));
+  writer.set_attribute("prepare.characteristic_count", static_cast<std::int64_t>(n_chars));
+  writer.set_attribute("prepare.characteristics_missing", join(col.missing_standard));
+  writer.set_attribute("prepare.characteristics_extra", join(col.extra));
+  writer.set_attribute("prepare.columns_ignored", join(col.ignored));
   writer.set_attribute("prepare.lines_read", report.lines_read);
   writer.set_attribute("prepare.rows_in_range", report.rows_in_range);
   writer.set_attribute("prepare.dropped_no_return", report.dropped_no_return);
+  writer.set_attribute("prepare.dropped_return_below_minus_one", report.dropped_bad_return);
+  writer.set_attribute("prepare.returns_crsp_missing_codes", report.returns_crsp_codes);
+  writer.set_attribute("prepare.returns_below_minus_one", report.returns_below_minus_one);
   writer.set_attribute("prepare.sic2_missing", report.sic2_missing);
   writer.set_attribute("prepare.sic2_levels", static_cast<std::int64_t>(report.sic2_codes.size()));
   if (!opt.truth_json.empty()) writer.set_truth(read_planted_truth(opt.truth_json, report.feature_names));
@@ -387,32 +554,43 @@ void print_report(const PrepareOptions& opt, const PrepareReport& r, std::ostrea
     s << std::fixed << std::setprecision(1) << 100.0 * share << "%";
     return s.str();
   };
+  const std::size_t n_chars = r.characteristics;
   out << "prepare-gkx: " << opt.characteristics << " -> " << opt.out << " (" << std::fixed << std::setprecision(1)
       << r.seconds << " s)\n";
   out << "  months        " << month_text(opt.from) << " .. " << month_text(opt.to) << ", align "
       << to_string(opt.align) << ": y = ret - rf of the month "
       << (opt.align == Alignment::SameMonth ? "of DATE" : "after DATE") << "\n";
   out << "  rows          " << r.lines_read << " read, " << r.rows_outside_range << " outside the range, "
-      << r.rows_in_range << " in range, " << r.dropped_no_return << " dropped (no return), " << r.rows_written
-      << " written\n";
+      << r.rows_in_range << " in range, " << r.dropped_no_return << " dropped (no return), ";
+  if (r.dropped_bad_return > 0) out << r.dropped_bad_return << " dropped (return below -1), ";
+  out << r.rows_written << " written\n";
+  out << "  returns       " << r.returns_crsp_codes << " CRSP missing codes (-66/-77/-88/-99, letters) and "
+      << r.returns_below_minus_one << " values below -1 treated as missing\n";
   std::vector<std::int64_t> stocks;
   for (const auto& m : r.months) stocks.push_back(m.stocks);
   std::sort(stocks.begin(), stocks.end());
   out << "  periods       " << r.months.size() << " months with rows; stocks per month min " << stocks.front()
       << ", median " << stocks[stocks.size() / 2] << ", max " << stocks.back() << "\n";
-  const std::size_t n_macro = r.feature_names.size() - kChars - r.sic2_codes.size();
-  out << "  features      " << r.feature_names.size() << " = " << kChars << " characteristics + " << n_macro
+  const std::size_t n_macro = r.feature_names.size() - n_chars - r.sic2_codes.size();
+  out << "  features      " << r.feature_names.size() << " = " << n_chars << " characteristics + " << n_macro
       << " macro + " << r.sic2_codes.size() << " sic2 dummies (" << r.sic2_missing << " rows without sic2)\n";
+  if (!r.missing_standard.empty() || !r.extra_columns.empty()) {
+    out << "  vintage       " << r.missing_standard.size() << " of the " << kStandard << " standard characteristics "
+        << "missing (" << (r.missing_standard.empty() ? "none" : join(r.missing_standard)) << "); "
+        << r.extra_columns.size() << " other numeric columns used ("
+        << (r.extra_columns.empty() ? "none" : join(r.extra_columns)) << ")\n";
+  }
+  if (!r.ignored_columns.empty()) out << "  not used      " << join(r.ignored_columns) << "\n";
   double total = 0.0;
   for (double s : r.missing_share) total += s;
-  out << "  missing       " << pct(total / static_cast<double>(kChars))
+  out << "  missing       " << pct(total / static_cast<double>(n_chars))
       << " of all characteristic values (set to 0); per characteristic, highest first:\n";
-  std::vector<std::size_t> order(kChars);
-  for (std::size_t k = 0; k < kChars; ++k) order[k] = k;
+  std::vector<std::size_t> order(n_chars);
+  for (std::size_t k = 0; k < n_chars; ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return r.missing_share[a] > r.missing_share[b]; });
-  for (std::size_t i = 0; i < kChars; ++i) {
-    out << (i % 5 == 0 ? "    " : "  ") << std::left << std::setw(16) << kCharacteristics[order[i]] << std::right
-        << std::setw(6) << pct(r.missing_share[order[i]]) << (i % 5 == 4 || i + 1 == kChars ? "\n" : "");
+  for (std::size_t i = 0; i < n_chars; ++i) {
+    out << (i % 5 == 0 ? "    " : "  ") << std::left << std::setw(16) << r.feature_names[order[i]] << std::right
+        << std::setw(6) << pct(r.missing_share[order[i]]) << (i % 5 == 4 || i + 1 == n_chars ? "\n" : "");
   }
   out << "  per month     month stocks missing\n";
   for (std::size_t i = 0; i < r.months.size(); ++i) {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <limits>
 #include <numbers>
+#include <unistd.h>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -229,12 +232,63 @@ struct GkxLikeSimulator::State {
   }
 };
 
-GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(new State) {
-  if (spec.months < 1) throw ConfigError("simulate gkx-like: --months must be at least 1");
-  if (spec.stocks < 10) throw ConfigError("simulate gkx-like: --stocks must be at least 10");
-  const int month = spec.first_month % 100;
-  if (month < 1 || month > 12 || spec.first_month < 100001)
-    throw ConfigError(::bfs::detail::concat("simulate gkx-like: --from ", spec.first_month, " is not a yyyymm month"));
+double gkx_like_memory_bytes(std::int64_t stocks) {
+  // Per stock: its latent state (a vector that may hold up to twice the count after growth) and one month's raw
+  // values, ids, signal and return; the count varies up to ~7% above --stocks.
+  constexpr double kStockState = sizeof(std::int64_t) + 8.0 + (kFactorCount + kChars) * sizeof(double);
+  const double per_stock = 2.0 * kStockState +
+                           static_cast<double>(kChars * sizeof(float) + sizeof(std::int64_t) + sizeof(std::int32_t) +
+                                               2 * sizeof(double) + 1);
+  return 1.1 * per_stock * static_cast<double>(stocks) + 4096.0;
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+namespace {
+std::string bytes_text(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 6) {
+    bytes /= 1024.0;
+    ++u;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return buf;
+}
+}  // namespace
+
+void validate_gkx_like(std::int64_t months, std::int64_t stocks, std::int32_t first_month, double signal_scale,
+                       std::uint64_t memory_limit) {
+  using ::bfs::detail::concat;
+  const int month = first_month % 100;
+  if (month < 1 || month > 12 || first_month < 100001 || first_month > 999912)
+    throw ConfigError(concat("simulate gkx-like: --from ", first_month, " is not a yyyymm month"));
+  if (months < 1) throw ConfigError(concat("simulate gkx-like: --months must be at least 1, not ", months));
+  const std::int64_t months_left = (9999 - first_month / 100) * 12 + (12 - month) + 1;  // up to 9999-12
+  if (months > months_left)
+    throw ConfigError(concat("simulate gkx-like: --months must be at most ", months_left, " from --from ", first_month,
+                             " (the last month must be 9999-12 or earlier), not ", months));
+  if (stocks < 10) throw ConfigError(concat("simulate gkx-like: --stocks must be at least 10, not ", stocks));
+  const double need = gkx_like_memory_bytes(stocks);
+  const std::uint64_t limit = memory_limit != 0 ? memory_limit : physical_memory_bytes();
+  if (limit != 0 && need > static_cast<double>(limit))
+    throw ConfigError(concat("simulate gkx-like: --stocks ", stocks, " would need about ", bytes_text(need),
+                             " of memory (", bytes_text(gkx_like_memory_bytes(1000) / 1000.0), " per stock), more than ",
+                             memory_limit != 0 ? "the limit of " : "this machine's ", bytes_text(static_cast<double>(limit))));
+  if (stocks > std::numeric_limits<int>::max())
+    throw ConfigError(concat("simulate gkx-like: --stocks must be at most ", std::numeric_limits<int>::max(), ", not ",
+                             stocks));
+  if (!std::isfinite(signal_scale))
+    throw ConfigError(concat("simulate gkx-like: --signal-scale must be a finite number, not ", signal_scale));
+}
+
+GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(nullptr) {
+  validate_gkx_like(spec.months, spec.stocks, spec.first_month, spec.signal_scale);
+  state_ = new State;
   State& s = *state_;
   s.spec = spec;
   s.spec.signal_scale = signal_scale_of(spec);

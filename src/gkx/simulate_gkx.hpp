@@ -38,6 +38,16 @@ inline double signal_scale_of(const GkxLikeSpec& spec) {
   return spec.signal_scale == 0.0 ? kDefaultSignalScale : spec.signal_scale;
 }
 
+/// The checks of what `simulate gkx-like` is asked for, before anything is allocated or written (ConfigError naming
+/// the option): --months at least 1 and ending by 9999-12, --stocks at least 10 and its memory (gkx_like_memory_bytes)
+/// within `memory_limit` bytes (0 = this machine's physical memory), --from a yyyymm month, --signal-scale finite.
+void validate_gkx_like(std::int64_t months, std::int64_t stocks, std::int32_t first_month, double signal_scale,
+                       std::uint64_t memory_limit = 0);
+/// About the peak memory of the generator for `stocks` stocks a month (the universe's latent state and one month).
+double gkx_like_memory_bytes(std::int64_t stocks);
+/// This machine's physical memory in bytes (0 when unknown).
+std::uint64_t physical_memory_bytes();
+
 /// One additive term of the planted signal f, in quantile units q ∈ (−1, 1).
 struct PlantedTerm {
   std::string form;                   ///< "linear" | "threshold" | "interaction"

@@ -111,6 +111,7 @@ void write_truth(const fs::path& path, const GkxLikeSpec& spec, double scale, co
 
 GkxLikeReport simulate_gkx_like(const GkxLikeSpec& spec, const fs::path& dir) {
   const auto start = std::chrono::steady_clock::now();
+  GkxLikeSimulator sim(spec);  // checks the spec before anything is written
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError("simulate gkx-like: cannot create directory '" + dir.string() + "': " + ec.message());
@@ -137,7 +138,6 @@ GkxLikeReport simulate_gkx_like(const GkxLikeSpec& spec, const fs::path& dir) {
   GkxLikeReport report;
   report.min_stocks = std::numeric_limits<std::int64_t>::max();
   double sum_signal2 = 0, sum_resid2 = 0;  // pooled, per-month centred variances
-  GkxLikeSimulator sim(spec);
   GkxMonth m;
   const std::size_t p = kCharacteristics.size();
   while (sim.next(m)) {

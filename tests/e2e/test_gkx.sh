@@ -13,6 +13,8 @@ done
   --riskfree "$data/riskfree.csv" --from 2010-01 --to 2010-03 --truth "$data/truth.json" --out "$WORK/panel.h5" \
   >"$WORK/report" 2>"$WORK/err" ||
   fail "prepare-gkx failed: $(cat "$WORK/err")"
+# The stand-in is the standard vintage (the datashare file's 94 names, issue 11): prepare-gkx has nothing to warn about.
+grep -q "warning" "$WORK/err" && fail "prepare-gkx warned on the stand-in: $(cat "$WORK/err")" || ok
 periods=$(/usr/bin/python3 -c 'import sys,h5py; f=h5py.File(sys.argv[1]); print(len(f["period_offsets"])-1, f["X"].shape[1] >= 95)' "$WORK/panel.h5")
 [ "$periods" = "3 True" ] && ok || fail "the panel should have 3 months and ≥ 95 features, got: $periods"
 truth=$(/usr/bin/python3 -c '

@@ -6,12 +6,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <unistd.h>
 
+#include "core/error.hpp"
 #include "data/hdf5_io.hpp"
 #include "gkx/characteristics.hpp"
 #include "gkx/prepare.hpp"
@@ -152,7 +154,7 @@ BOOST_AUTO_TEST_CASE(planted_truth_names_are_characteristics) {
 BOOST_AUTO_TEST_CASE(ties_binaries_industry_columns_correlations_missing) {
   const auto months = run({3, 1, 4000, 201001, 0.0});
   const GkxMonth& m = months[0];
-  for (std::string_view name : {"divi", "divo", "convind", "ipo", "rd", "securedind", "sin"}) {
+  for (std::string_view name : {"divi", "divo", "convind", "secured", "rd", "securedind", "sin"}) {
     std::set<float> values;
     for (float v : column(m, name))
       if (!std::isnan(v)) values.insert(v);
@@ -263,6 +265,70 @@ BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
   BOOST_TEST(d.num_periods() == 3);
   BOOST_TEST(d.cols() > 94 + 10);
   for (Index i = 0; i < d.rows(); ++i) BOOST_TEST_REQUIRE(std::isfinite(d.y[i]));
+}
+
+// Issue 11: the names were corrected (ipo → secured, salerev → salerec, each in the old one's place) without changing
+// a single simulated value: the CSV bodies are pinned to the bytes written before the change (FNV-1a 64 of
+// everything after the header line of characteristics.csv, and of the whole returns.csv; seed 5, 3 months, 120
+// stocks).
+BOOST_AUTO_TEST_CASE(renamed_characteristics_leave_the_simulated_values_unchanged) {
+  TempDir dir("pin");
+  simulate_gkx_like({5, 3, 120, 201001, 0.0}, dir.path);
+  const auto fnv = [](const std::string& text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+    return h;
+  };
+  const auto slurp = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string chars = slurp(dir.path / "characteristics.csv");
+  const std::string header = chars.substr(0, chars.find('\n'));
+  BOOST_TEST(fnv(chars.substr(header.size() + 1)) == 0xf149f1d0e77cbb35ULL);
+  BOOST_TEST(fnv(slurp(dir.path / "returns.csv")) == 0xbee30ebaca6a5f6fULL);
+  BOOST_TEST(header.find(",secured,") != std::string::npos);
+  BOOST_TEST(header.find(",salerec,") != std::string::npos);
+  BOOST_TEST(header.find("ipo") == std::string::npos);
+  BOOST_TEST(header.find("salerev") == std::string::npos);
+}
+
+template <class F>
+void expect_config_error(F&& f, std::initializer_list<std::string> needles) {
+  try {
+    f();
+    BOOST_ERROR("no exception thrown");
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    BOOST_TEST_INFO("message: " << what);
+    for (const auto& needle : needles) BOOST_TEST(what.find(needle) != std::string::npos, "missing: " << needle);
+    BOOST_TEST(what.size() < 300u, "a short message: " << what);  // no 309-digit bound
+  }
+}
+
+// Issue 11: every bad size or non-finite value is refused up front, naming the option, and nothing is written.
+BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_is_written) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  expect_config_error([&] { validate_gkx_like(3, 100, 201001, nan); }, {"--signal-scale", "finite", "nan"});
+  expect_config_error([&] { validate_gkx_like(3, 100, 201001, inf); }, {"--signal-scale", "finite"});
+  expect_config_error([&] { validate_gkx_like(3, 100, 201001, -inf); }, {"--signal-scale", "finite"});
+  expect_config_error([&] { validate_gkx_like(0, 100, 201001, 0.0); }, {"--months must be at least 1"});
+  expect_config_error([&] { validate_gkx_like(3, 9, 201001, 0.0); }, {"--stocks must be at least 10"});
+  expect_config_error([&] { validate_gkx_like(100000, 100, 201001, 0.0); }, {"--months must be at most 95880"});
+  expect_config_error([&] { validate_gkx_like(3, 100, 201013, 0.0); }, {"--from", "201013"});
+  // Memory: named option, the need and the limit; 1 MiB is too little for 10 000 stocks, plenty for 100.
+  expect_config_error([&] { validate_gkx_like(3, 10000, 201001, 0.0, std::uint64_t{1} << 20); },
+                      {"--stocks 10000", "would need about", "MiB", "limit of 1.0 MiB"});
+  validate_gkx_like(3, 100, 201001, 0.0, std::uint64_t{1} << 20);
+  expect_config_error([&] { validate_gkx_like(3, 99999999999, 201001, 0.0); }, {"--stocks 99999999999", "would need"});
+  BOOST_TEST(gkx_like_memory_bytes(5000) > 5000.0 * 94 * 4);   // at least one month of raw values
+  BOOST_TEST(gkx_like_memory_bytes(5000) < 5000.0 * 8 * 1024);  // and not absurdly more
+  // The simulator and the writer check too, and the writer creates nothing on a refusal.
+  TempDir dir("bad");
+  fs::remove_all(dir.path);
+  expect_config_error([&] { simulate_gkx_like({1, 2, 100, 201001, nan}, dir.path / "out"); }, {"--signal-scale"});
+  expect_config_error([&] { GkxLikeSimulator({1, 0, 100, 201001, 0.0}); }, {"--months"});
+  BOOST_TEST(!fs::exists(dir.path / "out"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
