@@ -57,5 +57,10 @@ expect_error p_too_small "data.p" -- run_job p_too_small "$(tiny_job)" --set dat
 expect_error sim_months_friedman "--months" -- "$BANDITFS" simulate friedman1 --out "$WORK/out-sim_months_friedman/f.h5" --months 3
 expect_error sim_n_gkx "--n" -- "$BANDITFS" simulate gkx-like --out "$WORK/out-sim_n_gkx" --n 50
 [ ! -e "$WORK/out-sim_months_friedman/f.h5" ] && [ ! -e "$WORK/out-sim_n_gkx/truth.json" ] && ok || fail "simulate wrote output"
+expect_error periods_zero "simulate: --periods must be at least 1, not 0" -- \
+  "$BANDITFS" simulate friedman1 --periods 0 --out "$WORK/out-periods_zero.h5"
+expect_error sim_too_big "--n, --p, --periods ask for 99999999999 rows" -- \
+  "$BANDITFS" simulate friedman1 --n 99999999999 --out "$WORK/out-sim_too_big.h5"
+[ ! -e "$WORK/out-periods_zero.h5" ] && [ ! -e "$WORK/out-sim_too_big.h5" ] && ok || fail "simulate wrote output"
 
 finish
