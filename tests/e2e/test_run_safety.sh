@@ -26,6 +26,13 @@ ls full/*.tmp full/*.staged full/sim.h5 >/dev/null 2>&1 && fail "full disk: temp
 grep -q "the run failed" full/banditfs.log && ok || fail "the log does not hold the error that ended the run"
 [ "$(grep -c '==== banditfs' full/banditfs.log)" -eq 2 ] && ok || fail "the log does not keep both runs"
 
+# prepare-gkx on a full disk: exit 1, no panel left.
+"$BANDITFS" simulate gkx-like --months 3 --stocks 300 --out gkx >/dev/null 2>&1 || fail "gkx-like setup"
+err=$( (trap '' XFSZ; ulimit -f 30; "$BANDITFS" prepare-gkx --characteristics gkx/characteristics.csv \
+  --returns gkx/returns.csv --riskfree gkx/riskfree.csv --from 2010-01 --to 2010-03 --out gkx/panel.h5) 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] && [ ! -e gkx/panel.h5 ] && ! ls gkx/*.tmp >/dev/null 2>&1 && ok || fail "full disk (prepare-gkx): exit $code: $err"
+
 # A full disk while writing a checkpoint: same outcome.
 err=$( (trap '' XFSZ; ulimit -f 12; "$BANDITFS" run long.toml --quiet --out fullck --set data.p=400) 2>&1 >/dev/null); code=$?
 [ $code -eq 1 ] && grep -q "checkpoint" <<<"$err" && ok || fail "full disk at a checkpoint: exit $code: $err"
