@@ -23,7 +23,8 @@ test::Problem binary_problem(Index n, Index p, std::uint64_t seed, double holes 
   test::Problem out{Matrix(n, p), Vector(n)};
   for (Index i = 0; i < n; ++i) {
     for (Index j = 0; j < p; ++j) out.X(i, j) = static_cast<float>(rng.normal());
-    const double m = 1.5 * out.X(i, 0) - out.X(i, 1) + 0.5 * out.X(i, 2) * out.X(i, 3);
+    // The interaction needs four columns (p = 3 read past the row: the ASan build caught it).
+    const double m = 1.5 * out.X(i, 0) - out.X(i, 1) + (p > 3 ? 0.5 * out.X(i, 2) * out.X(i, 3) : 0.0);
     out.y[i] = rng.uniform() < 1.0 / (1.0 + std::exp(-m)) ? 1.0 : 0.0;
     for (Index j = 0; j < p; ++j) {
       if (rng.uniform() < holes) out.X(i, j) = std::numeric_limits<float>::quiet_NaN();
