@@ -32,8 +32,10 @@ void BetaPosterior::update(const FeatureSet& played, const std::vector<std::uint
   for (std::size_t i = 0; i < played.size(); ++i) {
     const FeatureId k = played[i];
     BFS_CHECK(k >= 0 && k < size(), "feature ", k);
-    if (rewards[i]) alpha_[k] += 1.0;
-    else beta_[k] += 1.0;
+    if (rewards[i])
+      alpha_[k] += 1.0;
+    else
+      beta_[k] += 1.0;
   }
 }
 

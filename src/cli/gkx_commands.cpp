@@ -14,9 +14,9 @@ CLI::App* add_prepare_gkx_command(CLI::App& app, std::function<int()>& run) {
     double memory_mb = 256;  // a double, so that 0, nan and 1e300 reach memory_budget_bytes's messages
   };
   auto args = std::make_shared<Args>();
-  auto* sub = app.add_subcommand(
-      "prepare-gkx",
-      "build the monthly HDF5 stock panel from the Gu-Kelly-Xiu characteristics CSV, CRSP returns and a risk-free rate");
+  auto* sub = app.add_subcommand("prepare-gkx",
+                                 "build the monthly HDF5 stock panel from the Gu-Kelly-Xiu characteristics CSV, CRSP "
+                                 "returns and a risk-free rate");
   auto& o = args->options;
   sub->add_option("--characteristics", o.characteristics,
                   "GKX CSV (datashare.csv / GKX_20201231.csv): permno, DATE yyyymmdd, the characteristics, sic2")
@@ -45,7 +45,9 @@ CLI::App* add_prepare_gkx_command(CLI::App& app, std::function<int()>& run) {
     options.to = gkx::parse_month_option(args->to, "--to");
     options.align = gkx::parse_alignment(args->align);
     options.memory_budget_bytes = gkx::memory_budget_bytes(args->memory_mb, "prepare-gkx: --memory-mb");
-    options.on_warning = [](const std::string& text) { std::cerr << "banditfs: warning: prepare-gkx: " << text << '\n'; };
+    options.on_warning = [](const std::string& text) {
+      std::cerr << "banditfs: warning: prepare-gkx: " << text << '\n';
+    };
     const gkx::PrepareReport report = gkx::prepare_gkx(options);
     gkx::print_report(options, report, std::cout);
     return 0;

@@ -57,8 +57,8 @@ int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed,
   std::cout << "wrote " << out << "/{characteristics,returns,riskfree}.csv and truth.json: " << r.rows
             << " stock-months over " << spec.months << " months (" << r.min_stocks << ".." << r.max_stocks
             << " stocks a month), " << r.returns << " returns, " << (r.bytes >> 20) << " MiB in " << r.seconds
-            << " s; seed " << seed << ", planted signal share of the cross-sectional variance "
-            << r.signal_share << "\nplanted strong:";
+            << " s; seed " << seed << ", planted signal share of the cross-sectional variance " << r.signal_share
+            << "\nplanted strong:";
   for (const auto& name : gkx::planted_features(true)) std::cout << ' ' << name;
   std::cout << "\nnext: banditfs prepare-gkx --characteristics " << out << "/characteristics.csv --returns " << out
             << "/returns.csv --riskfree " << out << "/riskfree.csv --from " << spec.first_month << " --to "

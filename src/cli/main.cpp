@@ -1,14 +1,15 @@
 // banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
-#include <spdlog/spdlog.h>
-#include <chrono>
 #include <thread>
 
 #include "cli/gkx_commands.hpp"
@@ -44,7 +45,9 @@ struct RunArgs {
 
 /// `text` quoted for a POSIX shell when it holds anything but safe characters.
 std::string shell_quoted(const std::string& text) {
-  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string::npos)
+  if (!text.empty() &&
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+          std::string::npos)
     return text;
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -65,7 +68,9 @@ bool job_file_is_empty(const std::string& path) {
 /// Set by SIGTERM / SIGUSR1 (SLURM's warning signals): the run checkpoints at the end of the current round and
 /// exits 0 so the job can be requeued and resumed (DESIGN §7).
 volatile std::sig_atomic_t g_stop_signal = 0;
-extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
+extern "C" void on_stop_signal(int signal) {
+  g_stop_signal = signal;
+}
 
 /// A checkpoint in the output directory holds an interrupted run's progress: a run without --resume would discard it,
 /// so it is refused unless --force says to start over.
@@ -74,7 +79,8 @@ void refuse_unclaimed_checkpoint(const RunDirectory& directory, const RunArgs& a
   std::error_code ec;
   if (args.resume || !fs::exists(checkpoint, ec)) return;
   if (!args.force)
-    throw InputError("'" + checkpoint + "' holds an interrupted run's progress; continue it with --resume, or start "
+    throw InputError("'" + checkpoint +
+                     "' holds an interrupted run's progress; continue it with --resume, or start "
                      "over with --force (which deletes it)");
   fs::remove(checkpoint, ec);
   if (ec) throw InputError("--force: cannot delete '" + checkpoint + "': " + ec.message());
@@ -95,7 +101,8 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   const fs::path out_dir(job.run.out);
   Context context;
   context.seed = job.run.seed;
-  context.threads = job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  context.threads =
+      job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::unique_ptr<RunDirectory> directory;
   if (coordinator) {
     directory = std::make_unique<RunDirectory>(out_dir.string(), args.job_path);  // refused when another run holds it
@@ -172,7 +179,8 @@ struct SimulateArgs {
 };
 
 int command_simulate(const SimulateArgs& args) {
-  if (args.periods < 1) throw ConfigError("simulate: --periods must be at least 1, not " + std::to_string(args.periods));
+  if (args.periods < 1)
+    throw ConfigError("simulate: --periods must be at least 1, not " + std::to_string(args.periods));
   const std::int64_t rows = args.n > std::numeric_limits<std::int64_t>::max() / std::max(args.periods, 1)
                                 ? std::numeric_limits<std::int64_t>::max()
                                 : args.n * std::max(args.periods, 1);
@@ -182,9 +190,9 @@ int command_simulate(const SimulateArgs& args) {
   spec.binary = args.binary;
   const Dataset data = simulate_dataset(spec, args.periods);
   write_hdf5(data, args.out);
-  std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features ("
-            << args.dgp << ", seed " << args.seed << ", " << data.num_periods() << " period(s), " << (args.binary ? "binary y, " : "")
-            << "truth x1..x5)\n";
+  std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features (" << args.dgp
+            << ", seed " << args.seed << ", " << data.num_periods() << " period(s), "
+            << (args.binary ? "binary y, " : "") << "truth x1..x5)\n";
   return 0;
 }
 
@@ -203,7 +211,8 @@ int main(int argc, char** argv) {
   run->add_option("--out", run_args.out, "output directory (overrides run.out)");
   run->add_flag("--quiet", run_args.quiet, "no progress lines");
   run->add_flag("--resume", run_args.resume, "continue from OUT/checkpoint.h5 (refused if the job or data differ)");
-  run->add_flag("--force", run_args.force, "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
+  run->add_flag("--force", run_args.force,
+                "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
 
   SimulateArgs sim_args;
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");

@@ -19,12 +19,14 @@ void ProgressPrinter::operator()(const RoundReport& report) {
   if (!last_round && std::chrono::duration<double>(now - last_).count() < min_seconds_) return;
   last_ = now;
   const int rounds = report.round > base_round_ ? report.round - base_round_ : 1;
-  const double elapsed = std::chrono::duration<double>(now - (report.round > base_round_ ? base_time_ : start_)).count();
+  const double elapsed =
+      std::chrono::duration<double>(now - (report.round > base_round_ ? base_time_ : start_)).count();
   const double rate = elapsed > 0 ? rounds / elapsed : 0.0;
   const double eta = rate > 0 ? (report.total_rounds - report.round) / rate : 0.0;
   std::fprintf(stderr, "%siteration %d/%d (%.0f%%)  %.2f it/s  ETA %.0fs  period %d  |S| %zu  %s %.3f  selected %zu%s",
                tty_ ? "\r" : "", report.round, report.total_rounds, 100.0 * report.round / report.total_rounds, rate,
-               eta, report.period, report.arm_size, std::string(report.metric).c_str(), report.test_score, report.selected, tty_ ? "\033[K" : "\n");
+               eta, report.period, report.arm_size, std::string(report.metric).c_str(), report.test_score,
+               report.selected, tty_ ? "\033[K" : "\n");
   std::fflush(stderr);
   printed_ = true;
 }

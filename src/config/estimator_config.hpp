@@ -3,9 +3,9 @@
 // chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the paper's heuristics (paper 000 §4).
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include "core/enum_names.hpp"
@@ -46,8 +46,8 @@ struct GbmParams {
   int max_leaves = 0;
   int max_depth = 3;
   double min_child_weight = 1.0;
-  double lambda = 1.0;          ///< L2 penalty on leaf weights
-  double colsample = 1.0;       ///< colsample_bytree
+  double lambda = 1.0;     ///< L2 penalty on leaf weights
+  double colsample = 1.0;  ///< colsample_bytree
   double subsample = 1.0;
   int max_bin = 256;
   /// Early stopping: hold out this fraction of the training rows and stop after `early_stopping_rounds` rounds

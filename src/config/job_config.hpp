@@ -25,7 +25,8 @@ constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(Sour
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
 constexpr std::array<std::pair<Dgp, std::string_view>, 4> enum_table(Dgp) {
-  return {{{Dgp::Friedman1, "friedman1"}, {Dgp::Friedman3, "friedman3"}, {Dgp::Liang, "liang"}, {Dgp::Linear, "linear"}}};
+  return {
+      {{Dgp::Friedman1, "friedman1"}, {Dgp::Friedman3, "friedman3"}, {Dgp::Liang, "liang"}, {Dgp::Linear, "linear"}}};
 }
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
@@ -58,10 +59,10 @@ constexpr std::array<std::pair<RewardRule, std::string_view>, 4> enum_table(Rewa
 
 struct DataConfig {
   SourceKind source = SourceKind::Simulate;
-  std::string path;                 ///< hdf5 / csv file
-  std::string target;               ///< CSV target column
+  std::string path;                   ///< hdf5 / csv file
+  std::string target;                 ///< CSV target column
   std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
-  Dgp dgp = Dgp::Friedman1;        ///< simulate only
+  Dgp dgp = Dgp::Friedman1;           ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
   std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)
@@ -74,8 +75,8 @@ struct DataConfig {
 
 struct RewardConfig {
   RewardRule rule = RewardRule::Absolute;
-  double threshold = 0.01;        ///< ν
-  int repeats = 10;               ///< B permutation repeats (Algorithm 3)
+  double threshold = 0.01;  ///< ν
+  int repeats = 10;         ///< B permutation repeats (Algorithm 3)
   /// The metric whose drop is the importance; unset = the task's default (AUC binary, R² regression).
   std::optional<Metric> metric;
   /// relative rule: |R²_test| below this is treated as "no signal" and every reward is 0.
@@ -92,20 +93,20 @@ struct BanditConfig {
   int iterations = 200;
   Mode mode = Mode::Offline;
   int iterations_per_period = 1;
-  int passes = 1;                ///< online: passes over the batches (paper 003 §5.2)
-  bool time_series = false;      ///< online: keep row order, test rows = last 20% of the period
+  int passes = 1;            ///< online: passes over the batches (paper 003 §5.2)
+  bool time_series = false;  ///< online: keep row order, test rows = last 20% of the period
   int arms_per_round = 1;
-  double max_features = 1.0;     ///< cap on |S| as a fraction of p (uniform random subset)
+  double max_features = 1.0;  ///< cap on |S| as a fraction of p (uniform random subset)
   double prior_alpha = 1.0;
   double prior_beta = 1.0;
   bool unplayed_as_failures = false;
   double test_fraction = 0.2;
-  bool bootstrap = true;         ///< offline: bootstrap the training part
-  int max_redraws = 100;         ///< TTTS: bound on S' redraws
+  bool bootstrap = true;              ///< offline: bootstrap the training part
+  int max_redraws = 100;              ///< TTTS: bound on S' redraws
   double tvs_c = 0.6180339887498949;  ///< TVS C; C̃ = log(1/C)/log((1+C)/C)
-  int tvs_q = 0;                 ///< TVS known-q oracle; 0 = unknown q
+  int tvs_q = 0;                      ///< TVS known-q oracle; 0 = unknown q
   StopRule stop = StopRule::Iterations;
-  int stop_window = 0;           ///< K; 0 = the rule's default (50 rank-stable, 100 selected-stable)
+  int stop_window = 0;  ///< K; 0 = the rule's default (50 rank-stable, 100 selected-stable)
 };
 
 /// [method]: the method's name and its own keys (config/method_params.hpp; the registry in src/methods/ supplies
@@ -139,9 +140,9 @@ struct RunConfig {
 /// 20 samples per leaf, L2 0.01. See engine/tuning.hpp.
 struct TuningConfig {
   bool enabled = false;
-  int folds = 5;       ///< k of k-fold CV (the paper's reference code: 5)
-  int period = 0;      ///< the period tuned on (0 = the first; offline runs have one period)
-  bool shuffle = true; ///< shuffle rows before cutting folds (false = contiguous folds, scikit-learn's KFold)
+  int folds = 5;        ///< k of k-fold CV (the paper's reference code: 5)
+  int period = 0;       ///< the period tuned on (0 = the first; offline runs have one period)
+  bool shuffle = true;  ///< shuffle rows before cutting folds (false = contiguous folds, scikit-learn's KFold)
   std::vector<double> learning_rate = {0.01, 0.05, 0.1};
   std::vector<int> n_estimators = {200};
   std::vector<int> max_leaves = {31, 50};

@@ -23,7 +23,9 @@ namespace keyspec {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// [lo, hi]
-inline KeySpec range(double lo, double hi, const char* description) { return KeySpec{lo, hi, {}, description}; }
+inline KeySpec range(double lo, double hi, const char* description) {
+  return KeySpec{lo, hi, {}, description};
+}
 /// (lo, hi]
 inline KeySpec above(double lo, double hi, const char* description) {
   return KeySpec{lo, hi, {}, description, true};
@@ -33,7 +35,9 @@ inline KeySpec one_of(std::vector<std::string> choices, const char* description)
   return KeySpec{-kInf, kInf, std::move(choices), description};
 }
 /// No bounds (strings, booleans, enums: an enum's names come from its enum_table).
-inline KeySpec text(const char* description) { return KeySpec{-kInf, kInf, {}, description}; }
+inline KeySpec text(const char* description) {
+  return KeySpec{-kInf, kInf, {}, description};
+}
 
 }  // namespace keyspec
 }  // namespace bfs

@@ -54,7 +54,9 @@ class MethodParamsBox {
   MethodParams* get() const { return params_.get(); }
   /// The parameters as the method's own struct (the method knows its type); nullptr when absent or another type.
   template <class T>
-  const T* as() const { return dynamic_cast<const T*>(params_.get()); }
+  const T* as() const {
+    return dynamic_cast<const T*>(params_.get());
+  }
 
  private:
   std::unique_ptr<MethodParams> params_;

@@ -10,8 +10,9 @@ namespace bfs {
 
 /// The name of an enum value ("?" for a value missing from its table, which a test of each table rules out).
 template <class E>
-constexpr std::string_view name_of(E value)
-  requires requires { enum_table(value); }
+constexpr std::string_view name_of(E value) requires requires {
+  enum_table(value);
+}
 {
   for (const auto& [entry, name] : enum_table(value))
     if (entry == value) return name;

@@ -29,8 +29,7 @@ Rng::Rng(std::uint64_t key) {
   if (s_[0] == 0 && s_[1] == 0 && s_[2] == 0 && s_[3] == 0) s_[0] = 1;
 }
 
-Rng Rng::stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose,
-                std::uint64_t feature) {
+Rng Rng::stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose, std::uint64_t feature) {
   const std::uint64_t parts[] = {round, slot, static_cast<std::uint64_t>(purpose), feature};
   return Rng(derive_key(seed, parts));
 }

@@ -25,8 +25,12 @@ constexpr std::array<std::pair<Metric, std::string_view>, 4> enum_table(Metric) 
 }
 
 /// The default metric of a task: R² for regression, AUC for binary targets.
-constexpr Metric default_metric(Task task) { return task == Task::Binary ? Metric::Auc : Metric::R2; }
+constexpr Metric default_metric(Task task) {
+  return task == Task::Binary ? Metric::Auc : Metric::R2;
+}
 /// True when the metric scores predictions of this task (R² only regression; AUC, log-loss, accuracy only binary).
-constexpr bool metric_fits_task(Metric metric, Task task) { return (metric == Metric::R2) == (task == Task::Regression); }
+constexpr bool metric_fits_task(Metric metric, Task task) {
+  return (metric == Metric::R2) == (task == Task::Regression);
+}
 
 }  // namespace bfs

@@ -76,7 +76,8 @@ bool split_csv_line(std::string_view line, std::vector<std::string_view>& cells)
 }
 
 std::string_view strip_quotes(std::string_view cell) {
-  if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') return trim_blanks(cell.substr(1, cell.size() - 2));
+  if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"')
+    return trim_blanks(cell.substr(1, cell.size() - 2));
   return cell;
 }
 

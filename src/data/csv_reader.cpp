@@ -32,7 +32,9 @@ std::string unquote(std::string_view cell) {
   return std::string(cell);
 }
 
-bool is_blank(std::string_view line) { return trim_blanks(line).empty(); }
+bool is_blank(std::string_view line) {
+  return trim_blanks(line).empty();
+}
 
 }  // namespace
 
@@ -70,7 +72,8 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   // Columns to parse: the target, then the features in the order asked for (or header order).
   auto find_column = [&](const std::string& name, const char* role) {
     auto it = column_of.find(name);
-    if (it == column_of.end()) throw InputError(detail::concat(path, ": no column '", printable(name), "' in the header", role));
+    if (it == column_of.end())
+      throw InputError(detail::concat(path, ": no column '", printable(name), "' in the header", role));
     return it->second;
   };
   const std::size_t target_col = find_column(target, "");
@@ -101,7 +104,9 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   std::vector<double> y;
   auto parse = [&](std::string_view cell, std::size_t col) {
     const std::string_view s = strip_quotes(cell);
-    auto where = [&] { return detail::concat(path, ": line ", lines.line_number(), ", column '", printable(header[col]), "': "); };
+    auto where = [&] {
+      return detail::concat(path, ": line ", lines.line_number(), ", column '", printable(header[col]), "': ");
+    };
     if (s.empty()) throw InputError(where() + "empty cell");
     std::string_view digits = s;
     if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);  // from_chars rejects a leading '+'
@@ -122,8 +127,8 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
       throw InputError(detail::concat(path, ": line ", lines.line_number(), ": unterminated quote"));
     }
     if (cells.size() != header.size()) {
-      throw InputError(detail::concat(path, ": line ", lines.line_number(), " has ", cells.size(), " cells but the header has ",
-                                      header.size()));
+      throw InputError(detail::concat(path, ": line ", lines.line_number(), " has ", cells.size(),
+                                      " cells but the header has ", header.size()));
     }
     y.push_back(parse(cells[target_col], target_col));
     for (std::size_t c : feature_cols) {

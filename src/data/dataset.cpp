@@ -3,7 +3,6 @@
 #include "data/dataset.hpp"
 
 #include <algorithm>
-
 #include <cmath>
 #include <unordered_set>
 
@@ -13,7 +12,9 @@ namespace bfs {
 
 namespace {
 
-const char* nonfinite_kind(double v) { return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"); }
+const char* nonfinite_kind(double v) {
+  return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf");
+}
 
 std::string column_label(const Dataset& data, Index j) {
   if (j < static_cast<Index>(data.feature_names.size())) return "'" + data.feature_names[j] + "'";
@@ -35,8 +36,7 @@ void check_finite(const Dataset& data, Index first_row) {
   }
   for (Index i = 0; i < data.y.size(); ++i) {
     if (!std::isfinite(data.y[i])) {
-      throw InputError(
-          detail::concat(data.origin, ": y has ", nonfinite_kind(data.y[i]), " at row ", first_row + i));
+      throw InputError(detail::concat(data.origin, ": y has ", nonfinite_kind(data.y[i]), " at row ", first_row + i));
     }
   }
 }
@@ -50,8 +50,7 @@ void validate_dataset(const Dataset& data) {
     throw InputError(detail::concat(o, ": y has ", data.y.size(), " rows but X has ", n));
   }
   if (static_cast<Index>(data.feature_names.size()) != p) {
-    throw InputError(
-        detail::concat(o, ": ", data.feature_names.size(), " feature names but X has ", p, " columns"));
+    throw InputError(detail::concat(o, ": ", data.feature_names.size(), " feature names but X has ", p, " columns"));
   }
   std::unordered_set<std::string> seen;
   for (const auto& name : data.feature_names) {
@@ -64,16 +63,16 @@ void validate_dataset(const Dataset& data) {
     if (off.front() != 0) throw InputError(detail::concat(o, ": period offsets must start at 0, not ", off.front()));
     for (std::size_t k = 1; k < off.size(); ++k) {
       if (off[k] <= off[k - 1]) {
-        throw InputError(detail::concat(o, ": period offsets not increasing at entry ", k, " (", off[k - 1], ", ",
-                                        off[k], ")"));
+        throw InputError(
+            detail::concat(o, ": period offsets not increasing at entry ", k, " (", off[k - 1], ", ", off[k], ")"));
       }
     }
     if (off.back() != n) {
       throw InputError(detail::concat(o, ": period offsets end at ", off.back(), " but there are ", n, " rows"));
     }
     if (!data.period_labels.empty() && data.period_labels.size() != off.size() - 1) {
-      throw InputError(detail::concat(o, ": ", data.period_labels.size(), " period labels for ", off.size() - 1,
-                                      " periods"));
+      throw InputError(
+          detail::concat(o, ": ", data.period_labels.size(), " period labels for ", off.size() - 1, " periods"));
     }
   } else if (!data.period_labels.empty()) {
     throw InputError(detail::concat(o, ": period labels without period offsets"));

@@ -11,8 +11,8 @@
 namespace bfs {
 
 struct Dataset {
-  Matrix X;  ///< n × p, row-major float
-  Vector y;  ///< n
+  Matrix X;                                ///< n × p, row-major float
+  Vector y;                                ///< n
   std::vector<std::string> feature_names;  ///< p
   /// Row ranges of the periods: period k is rows [period_offsets[k], period_offsets[k+1]). Empty = one period.
   std::vector<std::int64_t> period_offsets;

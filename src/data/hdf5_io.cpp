@@ -24,7 +24,9 @@ std::recursive_mutex& hdf5_mutex() {
   return m;
 }
 
-void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void quiet() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 using detail::h5_check;
 using detail::h5_checked;
@@ -43,7 +45,9 @@ Handle open_file(const std::string& path) {
   return Handle(id, H5Fclose);
 }
 
-bool has_dataset(hid_t file, const char* name) { return H5Lexists(file, name, H5P_DEFAULT) > 0; }
+bool has_dataset(hid_t file, const char* name) {
+  return H5Lexists(file, name, H5P_DEFAULT) > 0;
+}
 
 Handle open_dataset(hid_t file, const std::string& name, const std::string& path) {
   if (!has_dataset(file, name.c_str())) {
@@ -77,8 +81,7 @@ void require_numeric(hid_t dset, const std::string& name, const std::string& pat
   H5T_class_t cls = H5Tget_class(type.get());
   bool ok = cls == H5T_INTEGER || (!integer_only && cls == H5T_FLOAT);
   if (!ok) {
-    throw InputError(
-        detail::concat(path, ": /", name, integer_only ? " must hold integers" : " must hold numbers"));
+    throw InputError(detail::concat(path, ": /", name, integer_only ? " must hold integers" : " must hold numbers"));
   }
 }
 
@@ -87,8 +90,8 @@ std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const
   Handle dset = open_dataset(file, name, path);
   require_numeric(dset.get(), name, path, std::is_integral_v<T>);
   std::vector<T> out(length_1d(dset.get(), name, path));
-  if (!out.empty()) h5_check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path,
-                          "read /" + name);
+  if (!out.empty())
+    h5_check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path, "read /" + name);
   return out;
 }
 
@@ -97,7 +100,8 @@ std::vector<std::string> read_strings(hid_t file, const std::string& name, const
   Handle dset = open_dataset(file, name, path);
   const hsize_t n = length_1d(dset.get(), name, path);
   Handle ftype = h5_checked(H5Dget_type(dset.get()), H5Tclose, path, "get the type of /" + name);
-  if (H5Tget_class(ftype.get()) != H5T_STRING) throw InputError(detail::concat(path, ": /", name, " must hold strings"));
+  if (H5Tget_class(ftype.get()) != H5T_STRING)
+    throw InputError(detail::concat(path, ": /", name, " must hold strings"));
   std::vector<std::string> out;
   out.reserve(n);
   if (n == 0) return out;
@@ -137,7 +141,8 @@ Hdf5Header read_header_locked(const std::string& path) {
   {
     Handle x = open_dataset(f, "X", path);
     auto dims = dims_of(x.get(), "X", path);
-    if (dims.size() != 2) throw InputError(detail::concat(path, ": /X must be 2-D but has ", dims.size(), " dimensions"));
+    if (dims.size() != 2)
+      throw InputError(detail::concat(path, ": /X must be 2-D but has ", dims.size(), " dimensions"));
     require_numeric(x.get(), "X", path, false);
     h.rows = static_cast<Index>(dims[0]);
     h.cols = static_cast<Index>(dims[1]);
@@ -171,11 +176,12 @@ Hdf5Header read_header_locked(const std::string& path) {
     h.period_offsets = read_1d<std::int64_t>(f, "period_offsets", H5T_NATIVE_INT64, path);
     const auto& off = h.period_offsets;
     if (off.size() < 2) throw InputError(detail::concat(path, ": /period_offsets needs at least 2 entries"));
-    if (off.front() != 0) throw InputError(detail::concat(path, ": /period_offsets must start at 0, not ", off.front()));
+    if (off.front() != 0)
+      throw InputError(detail::concat(path, ": /period_offsets must start at 0, not ", off.front()));
     for (std::size_t k = 1; k < off.size(); ++k) {
       if (off[k] <= off[k - 1]) {
-        throw InputError(detail::concat(path, ": /period_offsets not increasing at entry ", k, " (", off[k - 1], ", ",
-                                        off[k], ")"));
+        throw InputError(
+            detail::concat(path, ": /period_offsets not increasing at entry ", k, " (", off[k - 1], ", ", off[k], ")"));
       }
     }
     if (off.back() != h.rows) {
@@ -195,8 +201,8 @@ Hdf5Header read_header_locked(const std::string& path) {
     if (has_dataset(f, "period_labels")) {
       h.period_labels = read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path);
       if (h.period_labels.size() != periods) {
-        throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(), " entries but there are ",
-                                        periods, " periods"));
+        throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(),
+                                        " entries but there are ", periods, " periods"));
       }
     } else if (!period.empty()) {
       for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(period[h.period_offsets[k]]);
@@ -236,10 +242,10 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
     const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
     const hsize_t extent[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(header.cols)};
     h5_check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), path,
-          std::string("select rows of /") + name);
+             std::string("select rows of /") + name);
     Handle mem = h5_checked(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, "create a memory dataspace");
     h5_check(H5Dread(dset.get(), memtype, mem.get(), space.get(), H5P_DEFAULT, buf), path,
-          detail::concat("read rows [", first, ", ", first + count, ") of /", name));
+             detail::concat("read rows [", first, ", ", first + count, ") of /", name));
   };
   read_slab("X", 2, H5T_NATIVE_FLOAT, data.X.data());
   read_slab("y", 1, H5T_NATIVE_DOUBLE, data.y.data());
@@ -249,7 +255,7 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
 
 void write_file(const Dataset& data, const std::string& path, const std::string& target) {
   Handle file = h5_checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, target,
-                        "create the file " + path);
+                           "create the file " + path);
   const hid_t f = file.get();
   const hsize_t n = static_cast<hsize_t>(data.rows()), p = static_cast<hsize_t>(data.cols());
   {
@@ -261,7 +267,7 @@ void write_file(const Dataset& data, const std::string& path, const std::string&
     Handle dcpl = h5_checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, target, "create a property list");
     h5_check(H5Pset_chunk(dcpl.get(), 2, chunk), target, "set the chunk shape of /X");
     Handle dset = h5_checked(H5Dcreate2(f, "X", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                          H5Dclose, target, "create /X");
+                             H5Dclose, target, "create /X");
     h5_check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.X.data()), target, "write /X");
   }
   {
@@ -354,6 +360,8 @@ void write_hdf5(const Dataset& data, const std::string& path) {
   }
 }
 
-void disable_hdf5_exit_cleanup() { H5dont_atexit(); }
+void disable_hdf5_exit_cleanup() {
+  H5dont_atexit();
+}
 
 }  // namespace bfs

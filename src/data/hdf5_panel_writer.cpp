@@ -28,28 +28,28 @@ H5Handle create_extendible(hid_t file, const char* name, hid_t type, int rank, c
   H5Handle dcpl = h5_checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "create a property list");
   h5_check(H5Pset_chunk(dcpl.get(), rank, chunk), path, std::string("set the chunk shape of /") + name);
   return h5_checked(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose, path,
-                 std::string("create /") + name);
+                    std::string("create /") + name);
 }
 
 /// Grows `dset` from `old_rows` to `old_rows + rows` along the first dimension and writes `data` there.
-void append_rows(hid_t dset, const char* name, int rank, hsize_t cols, hsize_t old_rows, hsize_t rows,
-                 hid_t memtype, const void* data, const std::string& path) {
+void append_rows(hid_t dset, const char* name, int rank, hsize_t cols, hsize_t old_rows, hsize_t rows, hid_t memtype,
+                 const void* data, const std::string& path) {
   const hsize_t new_dims[2] = {old_rows + rows, cols};
   h5_check(H5Dset_extent(dset, new_dims), path, std::string("extend /") + name);
   H5Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, std::string("get the dataspace of /") + name);
   const hsize_t start[2] = {old_rows, 0};
   const hsize_t count[2] = {rows, cols};
   h5_check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), path,
-        std::string("select rows of /") + name);
+           std::string("select rows of /") + name);
   H5Handle mem = h5_checked(H5Screate_simple(rank, count, nullptr), H5Sclose, path, "create a memory dataspace");
   h5_check(H5Dwrite(dset, memtype, mem.get(), space.get(), H5P_DEFAULT, data), path,
-        detail::concat("write rows [", old_rows, ", ", old_rows + rows, ") of /", name));
+           detail::concat("write rows [", old_rows, ", ", old_rows + rows, ") of /", name));
 }
 
 void write_attribute(hid_t file, const std::string& name, hid_t type, const void* value, const std::string& path) {
   H5Handle space = h5_checked(H5Screate(H5S_SCALAR), H5Sclose, path, "create a scalar dataspace");
   H5Handle attr = h5_checked(H5Acreate2(file, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                          path, "create the attribute " + name);
+                             path, "create the attribute " + name);
   h5_check(H5Awrite(attr.get(), type, value), path, "write the attribute " + name);
 }
 
@@ -67,7 +67,7 @@ Hdf5PanelWriter::Hdf5PanelWriter(std::string path, std::vector<std::string> feat
   impl_ = std::make_unique<Impl>();
   try {
     impl_->file = h5_checked(H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, path_,
-                          "create the file " + tmp_);
+                             "create the file " + tmp_);
     const auto p = static_cast<hsize_t>(cols_);
     // Row chunks: up to 1024 rows, capped at ~4 MiB per chunk (as write_hdf5) so a period read touches few chunks.
     const hsize_t chunk_rows = std::clamp<hsize_t>((hsize_t{4} << 20) / (p * sizeof(float)), 1, 1024);
@@ -135,8 +135,8 @@ void Hdf5PanelWriter::finish() {
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
   if (ec) {
-    throw InputError(detail::concat("cannot write HDF5 file '", path_, "': rename from ", tmp_, " failed: ",
-                                    ec.message()));
+    throw InputError(
+        detail::concat("cannot write HDF5 file '", path_, "': rename from ", tmp_, " failed: ", ec.message()));
   }
   finished_ = true;
 }

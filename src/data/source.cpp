@@ -46,13 +46,16 @@ void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed
 namespace {
 
 /// The data's names plus noise1..noiseN; InputError when a data column already has one of the noise names.
-std::vector<std::string> with_noise_names(std::vector<std::string> names, std::int64_t count, const std::string& origin) {
+std::vector<std::string> with_noise_names(std::vector<std::string> names, std::int64_t count,
+                                          const std::string& origin) {
   std::unordered_set<std::string> taken(names.begin(), names.end());
   for (std::int64_t j = 1; j <= count; ++j) {
     std::string name = noise_feature_name(j);
     if (taken.count(name) != 0) {
-      throw InputError(detail::concat(origin, ": column '", name, "' clashes with the name of an appended noise feature"
-                                      " (data.noise_features = ", count, ")"));
+      throw InputError(detail::concat(origin, ": column '", name,
+                                      "' clashes with the name of an appended noise feature"
+                                      " (data.noise_features = ",
+                                      count, ")"));
     }
     names.push_back(std::move(name));
   }

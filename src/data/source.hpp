@@ -36,8 +36,7 @@ std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool onlin
 
 /// Appends `count` N(0,1) columns named noise1..noiseN to `data`; entry (row, j) comes from the stream
 /// (seed, period, row, column) so every reader and rank produces identical values.
-void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed, int period,
-                           std::int64_t first_row);
+void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed, int period, std::int64_t first_row);
 /// Name of the j-th appended noise feature (1-based): "noise<j>".
 std::string noise_feature_name(std::int64_t j);
 

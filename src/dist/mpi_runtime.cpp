@@ -127,8 +127,7 @@ Runtime make_runtime(const Session& session, int threads) {
   runtime.comm = std::make_unique<MpiComm>(detail::world(session));
   // The executor has its own duplicate of the world, so its collectives never interleave with the method's.
   runtime.executor = std::make_unique<OwnedMpiExecutor>(
-      std::make_shared<MpiComm>(boost::mpi::communicator(detail::world(session), boost::mpi::comm_duplicate)),
-      threads);
+      std::make_shared<MpiComm>(boost::mpi::communicator(detail::world(session), boost::mpi::comm_duplicate)), threads);
   return runtime;
 }
 

@@ -18,7 +18,9 @@ Session::Session(int&, char**&) {
                       std::string(size) + " tasks; rebuild with MPI or run one task");
 }
 Session::~Session() = default;
-void Session::abort(int code) const { std::exit(code); }
+void Session::abort(int code) const {
+  std::exit(code);
+}
 
 Runtime make_runtime(const Session&, int threads) {
   Runtime runtime;

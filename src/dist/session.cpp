@@ -1,9 +1,10 @@
 #include "dist/session.hpp"
 
-#include <boost/mpi/communicator.hpp>
-#include <boost/mpi/collectives.hpp>
-#include <boost/mpi/environment.hpp>
 #include <mpi.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
 #include <cstdlib>
 
 #include "core/error.hpp"

@@ -1,7 +1,7 @@
 #include "engine/arm_evaluation.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -118,8 +118,8 @@ bool evaluated_whole(const EvaluationSettings& settings) {
 }
 
 BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
-                         const std::vector<std::size_t>& block, const EvaluationSettings& settings,
-                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot) {
+                         const std::vector<std::size_t>& block, const EvaluationSettings& settings, std::uint64_t seed,
+                         std::uint64_t round, std::uint64_t slot) {
   const auto start = Clock::now();
   ImportanceRequest request;
   request.model = &model;

@@ -60,8 +60,8 @@ struct ImportancePlan {
 /// Scores and rewards of some importance groups of one arm: the work of one member of a distributed group.
 struct BlockOutcome {
   double test_score = 0.0;
-  std::vector<std::size_t> columns;  ///< arm column indices covered, ascending
-  std::vector<double> scores;        ///< per column
+  std::vector<std::size_t> columns;   ///< arm column indices covered, ascending
+  std::vector<double> scores;         ///< per column
   std::vector<std::uint8_t> rewards;  ///< per column
   double importance_seconds = 0.0;
 };
@@ -80,8 +80,8 @@ ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSetti
 std::vector<double> importance_costs(const Model& model, const ImportancePlan& plan);
 /// Scores the groups `block` (indices into plan.groups) and turns the scores of their columns into rewards.
 BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
-                         const std::vector<std::size_t>& block, const EvaluationSettings& settings,
-                         std::uint64_t seed, std::uint64_t round, std::uint64_t slot);
+                         const std::vector<std::size_t>& block, const EvaluationSettings& settings, std::uint64_t seed,
+                         std::uint64_t round, std::uint64_t slot);
 /// True when the reward rule needs no permutation importance (lasso-nonzero): the arm is evaluated whole by one rank.
 bool evaluated_whole(const EvaluationSettings& settings);
 

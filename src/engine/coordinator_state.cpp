@@ -19,7 +19,8 @@ std::vector<ArmDraw> CoordinatorState::draw_round(std::int32_t round) const {
   std::vector<ArmDraw> draws;
   draws.reserve(static_cast<std::size_t>(arms_per_round_));
   for (int slot = 0; slot < arms_per_round_; ++slot)
-    draws.push_back(policy_.choose(posterior_, seed_, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot)));
+    draws.push_back(
+        policy_.choose(posterior_, seed_, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot)));
   return draws;
 }
 

@@ -23,8 +23,9 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
   if (config.source == SourceKind::Simulate) {
     if (config.positive_label) {
       // A simulated binary target is 0/1 by construction; a positive_label could only flip the classes silently.
-      throw ConfigError("data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
-                        "are already 0/1)");
+      throw ConfigError(
+          "data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
+          "are already 0/1)");
     }
     // One period is in memory at a time (all of them offline, where there is one).
     check_simulation_fits(config.n, config.p + config.noise_features, "data.n, data.p, data.noise_features");

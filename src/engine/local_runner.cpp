@@ -32,8 +32,8 @@ class LocalEvaluator final : public RoundEvaluator {
       loaded_period_ = period;
       timings.data_seconds += std::chrono::duration<double>(Clock::now() - start).count();
       const bool online = job_.bandit.mode == Mode::Online;
-      check_period(data_, job_, online ? "period " + std::to_string(period) + " of " + source_.describe()
-                                       : source_.describe());
+      check_period(data_, job_,
+                   online ? "period " + std::to_string(period) + " of " + source_.describe() : source_.describe());
     }
     std::vector<ArmOutcome> outcomes;
     outcomes.reserve(draws.size());

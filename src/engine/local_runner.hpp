@@ -26,7 +26,9 @@ struct RoundReport {
 };
 
 /// True in a RunResult returned early because stop_requested() fired (a checkpoint holds the state).
-inline bool interrupted(const RunResult& result) { return result.stop_reason.rfind("interrupted", 0) == 0; }
+inline bool interrupted(const RunResult& result) {
+  return result.stop_reason.rfind("interrupted", 0) == 0;
+}
 using RoundCallback = std::function<void(const RoundReport&)>;
 
 /// Checkpoint and interruption control (DESIGN §7). A checkpoint is written atomically after every

@@ -1,18 +1,16 @@
 #include "engine/round_driver.hpp"
 
-#include <map>
-#include <set>
-#include <sstream>
-
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"
-#include "engine/tuning.hpp"
 #include "engine/run_result_h5.hpp"
+#include "engine/tuning.hpp"
 
 namespace bfs {
 
@@ -90,8 +88,9 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
                      "; refusing to resume. Resume with the same job and --set overrides (the checkpoint's job is "
                      "its 'job' attribute), or start over with --force, which deletes the checkpoint.");
   if (checkpoint.resume.data_fingerprint != fingerprint)
-    throw InputError(path + " was written for different data (source, shape or feature names differ); "
-                            "refusing to resume.");
+    throw InputError(path +
+                     " was written for different data (source, shape or feature names differ); "
+                     "refusing to resume.");
 }
 
 }  // namespace
@@ -137,9 +136,10 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
     // refuse it by its hash), so it is refused here, before minutes of tuning.
     const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
     if (!checkpoint.tuning.present)
-      throw InputError(control.checkpoint_path + " was written by a different job (it holds no [tuning] choice and "
-                                                 "this job tunes); refusing to resume. Start over with --force, which "
-                                                 "deletes the checkpoint.");
+      throw InputError(control.checkpoint_path +
+                       " was written by a different job (it holds no [tuning] choice and "
+                       "this job tunes); refusing to resume. Start over with --force, which "
+                       "deletes the checkpoint.");
     job.estimator = apply_tuning_report(job.estimator, checkpoint.tuning);
     if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
     return checkpoint.tuning;
@@ -260,8 +260,10 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
           record.test_score = outcome.test_score;
           for (auto r : outcome.rewards) record.rewards += r;
           record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
-          if (record.updated) state.apply(outcome.arm, outcome.rewards, record);
-          else state.record(record);  // empty arm or no skill: recorded, but no arm is updated
+          if (record.updated)
+            state.apply(outcome.arm, outcome.rewards, record);
+          else
+            state.record(record);  // empty arm or no skill: recorded, but no arm is updated
           report.test_score = outcome.test_score;
           report.arm_size = outcome.arm.size();
         }

@@ -25,8 +25,8 @@ struct EvaluationRecord {
 /// Separation metrics against a known truth (paper 003 §6): computed on the final selected set.
 struct TruthMetrics {
   bool known = false;
-  double fdp = 0.0;       ///< false discoveries / max(1, selected)
-  double power = 0.0;     ///< true discoveries / |truth|
+  double fdp = 0.0;          ///< false discoveries / max(1, selected)
+  double power = 0.0;        ///< true discoveries / |truth|
   std::int64_t hamming = 0;  ///< |selected Δ truth|
   /// First iteration after which every true feature was ≥ 0.5 and every noise feature < 0.5; -1 if never.
   std::int32_t separation_iteration = -1;
@@ -87,11 +87,11 @@ struct TuningReport {
   std::vector<double> fold_r2;          ///< row-major [points × folds]: the out-of-fold R² of each fit
   std::int32_t chosen = -1;             ///< the point with the highest mean_r2 (ties: the first in grid order)
   std::int32_t folds = 0;
-  std::int32_t period = 0;              ///< the period tuned on
-  std::int64_t rows = 0;                ///< rows of that period (all of them are used)
-  std::int64_t features = 0;            ///< columns used (all features of the period)
-  std::uint64_t seed = 0;               ///< the seed the folds and fit seeds derive from
-  double seconds = 0.0;                 ///< wall time of the tuning (an attribute / run.json only)
+  std::int32_t period = 0;    ///< the period tuned on
+  std::int64_t rows = 0;      ///< rows of that period (all of them are used)
+  std::int64_t features = 0;  ///< columns used (all features of the period)
+  std::uint64_t seed = 0;     ///< the seed the folds and fit seeds derive from
+  double seconds = 0.0;       ///< wall time of the tuning (an attribute / run.json only)
 
   std::size_t points() const { return mean_r2.size(); }
   /// Column of parameter `name` in `values`, or -1 when it is not among `parameters`.

@@ -10,8 +10,8 @@
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "data/detail/h5_types.hpp"
 #include "data/detail/h5_result_reader.hpp"
+#include "data/detail/h5_types.hpp"
 #include "engine/run_result_h5.hpp"
 
 namespace bfs {
@@ -21,7 +21,6 @@ using detail::h5_error_message;
 using detail::H5Handle;
 using detail::H5Types;
 using detail::Reader;
-
 
 TuningReport read_tuning(const Reader& in) {
   TuningReport t;
@@ -76,12 +75,14 @@ RunResult read_run_state_h5(const std::string& path) {
   const auto updated = in.read_1d<std::int32_t>("evaluations/updated");
   const auto test_score = in.read_1d<double>("evaluations/test_score");
   const std::size_t n = iteration.size();
-  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || updated.size() != n || test_score.size() != n) {
+  if (slot.size() != n || period.size() != n || arm_size.size() != n || rewards.size() != n || updated.size() != n ||
+      test_score.size() != n) {
     in.fail("the /evaluations datasets differ in length");
   }
   r.evaluations.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    r.evaluations[i] = EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], test_score[i], rewards[i], updated[i]};
+    r.evaluations[i] =
+        EvaluationRecord{iteration[i], slot[i], period[i], arm_size[i], test_score[i], rewards[i], updated[i]};
   }
 
   r.version = in.string_attr("version");

@@ -12,8 +12,8 @@
 #include "core/error.hpp"
 #include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "data/detail/h5_types.hpp"
 #include "data/detail/h5_result_write.hpp"
+#include "data/detail/h5_types.hpp"
 #include "engine/run_result_h5.hpp"
 
 namespace bfs {

@@ -11,7 +11,8 @@
 // out-of-fold R² of k fits on the period's rows, each fit on k−1 folds and scored on the held-out fold; the point with
 // the highest mean wins (ties: the first in grid order). The fits use every column they are given: a run passes the
 // tuning period's own columns without the N(0,1) columns of data.noise_features (tune_job, engine/round_driver.cpp;
-// the bandit's arms are subsets, and a subset-specific choice would need a tuning per arm size). The gbm's own early stopping, if enabled in [estimator], runs inside each fit on its training folds.
+// the bandit's arms are subsets, and a subset-specific choice would need a tuning per arm size). The gbm's own early
+// stopping, if enabled in [estimator], runs inside each fit on its training folds.
 //
 // Determinism: the folds come from Rng::stream(seed, 0, 0, Purpose::Tuning, 0); fold f's fit seed from
 // Rng::stream(seed, 0, f, Purpose::Tuning, 1) — the same for every grid point (common random numbers), so points

@@ -11,7 +11,8 @@ void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what,
   if (X.rows() != y.size())
     throw InputError(detail::concat(what, ": X has ", X.rows(), " rows but y has ", y.size(), " values"));
   for (Index i = 0; i < y.size(); ++i)
-    if (!std::isfinite(y[i])) throw InputError(detail::concat(what, ": target value y[", i, "] = ", y[i], " is not finite"));
+    if (!std::isfinite(y[i]))
+      throw InputError(detail::concat(what, ": target value y[", i, "] = ", y[i], " is not finite"));
   for (Index i = 0; i < X.rows(); ++i) {
     for (Index j = 0; j < X.cols(); ++j) {
       const float x = X(i, j);

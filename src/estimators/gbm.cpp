@@ -54,7 +54,9 @@ constexpr std::string_view kName = "gbm";
 constexpr std::string_view kMagic = "BFSGBM1";         // regression (the format predates binary mode)
 constexpr std::string_view kMagicBinary = "BFSGBMC1";  // binary:logistic: same layout after the magic
 
-constexpr std::string_view magic_of(Task task) { return task == Task::Binary ? kMagicBinary : kMagic; }
+constexpr std::string_view magic_of(Task task) {
+  return task == Task::Binary ? kMagicBinary : kMagic;
+}
 
 void xgb_check(int rc, const char* call) {
   if (rc != 0) throw Error(detail::concat("gbm: XGBoost call ", call, " failed: ", XGBGetLastError()));
@@ -100,8 +102,8 @@ std::uint64_t fnv1a(std::string_view bytes) {
 
 std::string predict_config(int iteration_end) {
   // "cache_id" is required by XGBoosterPredictFromDense in 1.7 ("Invalid cast, from Null to Integer" without it).
-  return R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": )" +
-         std::to_string(iteration_end) + R"(, "strict_shape": false, "cache_id": 0, "missing": NaN})";
+  return R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": )" + std::to_string(iteration_end) +
+         R"(, "strict_shape": false, "cache_id": 0, "missing": NaN})";
 }
 
 /// XGBoost's saved JSON model (doc/model.schema) → flat trees, keeping only the first `rounds` trees and only the
@@ -182,8 +184,8 @@ class GbmModel final : public Model {
     const bst_ulong* shape = nullptr;
     bst_ulong dim = 0;
     const float* result = nullptr;
-    BFS_XGB(XGBoosterPredictFromDense, booster_.get(), array.c_str(), predict_config(rounds_).c_str(), nullptr,
-            &shape, &dim, &result);
+    BFS_XGB(XGBoosterPredictFromDense, booster_.get(), array.c_str(), predict_config(rounds_).c_str(), nullptr, &shape,
+            &dim, &result);
     Vector out(rows);
     for (Index i = 0; i < rows; ++i) out[i] = result[i];
     return out;
@@ -353,8 +355,8 @@ class Gbm final : public Estimator {
     std::uint64_t size = 0, hash = 0;
     const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
     if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_))) {
-      throw InputError(detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ",
-                                      name_of(task_)));
+      throw InputError(
+          detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ", name_of(task_)));
     }
     if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized gbm model");
     bytes.remove_prefix(magic_of(task_).size());

@@ -15,9 +15,9 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "estimators/detail/binary.hpp"
 #include "estimators/detail/lasso_common.hpp"
 #include "estimators/detail/model_text.hpp"
-#include "estimators/detail/binary.hpp"
 
 namespace bfs {
 
@@ -108,8 +108,8 @@ std::vector<Fold> cv_folds(Index n, int k, std::uint64_t seed) {
   return folds;
 }
 
-CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<double>& fold_size, int k,
-                       std::size_t m, bool one_se) {
+CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<double>& fold_size, int k, std::size_t m,
+                       bool one_se) {
   // cv.glmnet's summaries: fold-size-weighted mean and its standard error.
   CvChoice c;
   c.mean.assign(m, 0.0);
@@ -142,8 +142,8 @@ CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<d
 
 namespace {
 
-using detail::Standardised;
 using detail::soft_threshold;
+using detail::Standardised;
 
 /// Coordinate descent for one λ from the warm start `beta` (residual r = yc − Xs·β kept in step).
 /// One iteration = one pass over the coordinates (all usable ones, or the active set). Convergence is glmnet's rule:

@@ -12,8 +12,8 @@
 
 #include "config/estimator_config.hpp"
 #include "core/error.hpp"
-#include "estimators/detail/lasso_common.hpp"
 #include "estimators/detail/binary.hpp"
+#include "estimators/detail/lasso_common.hpp"
 #include "estimators/lasso.hpp"
 
 namespace bfs::detail {
@@ -36,7 +36,9 @@ struct Fit {
   Vector eta;
 };
 
-double logit(double p) { return std::log(p / (1.0 - p)); }
+double logit(double p) {
+  return std::log(p / (1.0 - p));
+}
 
 Fit null_fit(const Problem& pr) {
   Fit f;
@@ -186,7 +188,9 @@ Vector subset(const Vector& y, const std::vector<Index>& rows) {
   return out;
 }
 
-double threshold_of(const Standardised& s, double tol) { return tol * s.y_mean * (1.0 - s.y_mean); }
+double threshold_of(const Standardised& s, double tol) {
+  return tol * s.y_mean * (1.0 - s.y_mean);
+}
 
 /// The k × m table of held-out mean log-losses along `path` (a fold path that ends early keeps its last fit). A
 /// training fold with one class only predicts its (clipped) class share at every λ.

@@ -27,7 +27,6 @@ namespace {
 
 using Layer = MlpModel::Layer;
 
-
 /// dst = lhs·rhs on one thread. Eigen's GEMM splits a product over OpenMP threads once rows·cols·depth ≥ 1e5
 /// (Parallelizer.h, kMinTaskSize = 5e4), which changes the rounding with OMP_NUM_THREADS and is slow when the cores
 /// are busy with other fits. Splitting the result's columns into pieces below that size keeps every piece on the
@@ -99,9 +98,6 @@ double output_delta(bool binary, const Eigen::MatrixXd& out, const Eigen::RowVec
   return log_loss_sum(out, target);
 }
 
-
-
-
 class MlpEstimator final : public Estimator {
  public:
   MlpEstimator(const MlpParams& params, Task task) : params_(params), task_(task) {}
@@ -162,11 +158,11 @@ class MlpEstimator final : public Estimator {
     // (the training MSE of the epoch's minibatches when there is no validation set); for a binary target the
     // validation (or training) mean log-loss. scikit-learn's MLPClassifier monitors validation accuracy instead; the
     // log-loss is used here because accuracy on a small validation split moves in steps of 1/n_val and plateaus at
-    // once (stopping after `patience` epochs), and because it ignores calibration, which log-loss and AUC reward. An epoch "improves" when the
-    // loss drops below best − tol; the count of epochs without improvement resets on an improving epoch. Training
-    // stops when the count reaches `patience`. When `adaptive`, the learning rate is divided by 5 each time the count
-    // reaches a positive multiple of max(1, patience/2) below `patience` (with patience = 10: after 5 stale epochs).
-    // The weights of the epoch with the lowest monitored loss are kept.
+    // once (stopping after `patience` epochs), and because it ignores calibration, which log-loss and AUC reward. An
+    // epoch "improves" when the loss drops below best − tol; the count of epochs without improvement resets on an
+    // improving epoch. Training stops when the count reaches `patience`. When `adaptive`, the learning rate is divided
+    // by 5 each time the count reaches a positive multiple of max(1, patience/2) below `patience` (with patience = 10:
+    // after 5 stale epochs). The weights of the epoch with the lowest monitored loss are kept.
     const int half = std::max(1, params_.patience / 2);
     double best = std::numeric_limits<double>::infinity();
     std::vector<Layer> best_layers = layers;
@@ -225,8 +221,8 @@ class MlpEstimator final : public Estimator {
       }
       if (params_.adaptive && stale > 0 && stale % half == 0) lr /= 5.0;
     }
-    return std::make_unique<MlpModel>(std::move(best_layers), std::move(x_mean), std::move(x_sd), y_mean, y_sd,
-                                      epochs, stopped_early, binary ? Link::Logistic : Link::Identity);
+    return std::make_unique<MlpModel>(std::move(best_layers), std::move(x_mean), std::move(x_sd), y_mean, y_sd, epochs,
+                                      stopped_early, binary ? Link::Logistic : Link::Identity);
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override { return MlpModel::deserialize(bytes); }
@@ -308,7 +304,8 @@ Vector MlpModel::predict_from_first_preactivation(const Eigen::MatrixXd& Z) cons
 
 std::string MlpModel::serialize() const {
   std::string out = "banditfs-mlp 2\n";
-  out += std::string(detail::link_name(link_)) + ' ' + std::to_string(layers_.size()) + ' ' + std::to_string(num_features());
+  out += std::string(detail::link_name(link_)) + ' ' + std::to_string(layers_.size()) + ' ' +
+         std::to_string(num_features());
   for (const Layer& layer : layers_) out += ' ' + std::to_string(layer.weights.rows());
   out += '\n' + std::to_string(epochs_) + ' ' + (stopped_early_ ? "1" : "0") + '\n';
   detail::append_double(out, y_mean_);
@@ -338,7 +335,8 @@ std::unique_ptr<MlpModel> MlpModel::deserialize(std::string_view bytes) {
   const Link link = detail::parse_link(in, "mlp");
   const auto n_layers = static_cast<std::size_t>(detail::parse_int(in, "mlp", "layer count", 1, 1000));
   std::vector<Index> dims{static_cast<Index>(detail::parse_int(in, "mlp", "input count", 1, 1LL << 31))};
-  for (std::size_t l = 0; l < n_layers; ++l) dims.push_back(static_cast<Index>(detail::parse_int(in, "mlp", "layer width", 1, 1LL << 24)));
+  for (std::size_t l = 0; l < n_layers; ++l)
+    dims.push_back(static_cast<Index>(detail::parse_int(in, "mlp", "layer width", 1, 1LL << 24)));
   const int epochs = static_cast<int>(detail::parse_int(in, "mlp", "epoch count", 0, 1LL << 31));
   const bool stopped_early = detail::parse_int(in, "mlp", "early-stopping flag", 0, 1) == 1;
   const double y_mean = detail::parse_double(in, "mlp", "target mean");

@@ -53,7 +53,9 @@ constexpr std::string_view kName = "random_forest";
 constexpr std::string_view kMagic = "BFSRF1";         // regression (the format predates binary mode)
 constexpr std::string_view kMagicBinary = "BFSRFC1";  // classifier: same layout after the magic
 
-constexpr std::string_view magic_of(Task task) { return task == Task::Binary ? kMagicBinary : kMagic; }
+constexpr std::string_view magic_of(Task task) {
+  return task == Task::Binary ? kMagicBinary : kMagic;
+}
 
 /// One entry of a column sorted by value: the value and its row (global row index of X).
 struct SortedEntry {
@@ -326,8 +328,8 @@ class RandomForest final : public Estimator {
     const Index n = X.rows(), p = X.cols();
     if (n > INT32_MAX / 2 || p > INT32_MAX / 2) throw InputError(detail::concat(kName, ": data too large"));
     const int threads = std::max(1, options.threads);
-    const int m = std::clamp(static_cast<int>(std::floor(params_.max_features * static_cast<double>(p))), 1,
-                             static_cast<int>(p));
+    const int m =
+        std::clamp(static_cast<int>(std::floor(params_.max_features * static_cast<double>(p))), 1, static_cast<int>(p));
 
     // Every column sorted once (value, then row: a total order, so the result does not depend on the sort).
     std::vector<SortedEntry> presorted(static_cast<std::size_t>(n * p));
@@ -377,8 +379,8 @@ class RandomForest final : public Estimator {
     const std::string what = "random_forest model bytes";
     const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
     if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_))) {
-      throw InputError(detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ",
-                                      name_of(task_)));
+      throw InputError(
+          detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ", name_of(task_)));
     }
     if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized random forest");
     bytes.remove_prefix(magic_of(task_).size());

@@ -41,7 +41,6 @@ Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threa
   return out;
 }
 
-
 TreeShape tree_shape(const FlatTree& tree) {
   TreeShape shape;
   if (tree.feature.empty()) return shape;
@@ -65,9 +64,7 @@ void validate_ensemble(const TreeEnsemble& ensemble, Index num_features, std::st
   for (std::size_t t = 0; t < ensemble.trees.size(); ++t) {
     const FlatTree& tree = ensemble.trees[t];
     const std::size_t n = tree.feature.size();
-    auto fail = [&](const char* why) {
-      throw InputError(detail::concat(what, ": tree ", t, " is malformed: ", why));
-    };
+    auto fail = [&](const char* why) { throw InputError(detail::concat(what, ": tree ", t, " is malformed: ", why)); };
     if (n == 0) fail("no nodes");
     if (tree.threshold.size() != n || tree.left.size() != n || tree.right.size() != n ||
         tree.default_left.size() != n || tree.value.size() != n) {

@@ -20,14 +20,15 @@ inline double apply_link(Link link, double margin) {
 /// binary:logistic's PredTransform applies to the float32 margin. With the same libm expf this reproduces XGBoost's
 /// probabilities bit for bit (checked against the booster's own predictions by the gbm tests and by the tree fast
 /// path before it is used).
-inline float xgboost_sigmoid(float margin) { return 1.0f / (1.0f + std::exp(-margin)); }
+inline float xgboost_sigmoid(float margin) {
+  return 1.0f / (1.0f + std::exp(-margin));
+}
 
 /// link(base_score + scale · Σ_t tree_t(x)) for every row of X (apply_link). Trees are summed in order in double,
 /// so the result is the same number as summing predict_tree() by hand in that order. Rows are split over `threads`
 /// OpenMP threads (each row's value does not depend on it). XGBoost sums in float32 instead (gbm.cpp): its
 /// predictions differ from this in the last float bits.
 Vector predict_ensemble(const TreeEnsemble& ensemble, const Matrix& X, int threads = 1);
-
 
 /// Number of nodes reachable from the root, the depth (root only = 0) and the leaf count of one tree.
 struct TreeShape {

@@ -85,8 +85,8 @@ std::optional<double> parse_number(std::string_view field, const CellRef& at) {
   return v;
 }
 
-std::optional<std::int64_t> parse_integer(std::string_view field, const CellRef& at, std::int64_t lo,
-                                          std::int64_t hi, bool allow_missing) {
+std::optional<std::int64_t> parse_integer(std::string_view field, const CellRef& at, std::int64_t lo, std::int64_t hi,
+                                          bool allow_missing) {
   if (is_missing(field)) {
     if (allow_missing) return std::nullopt;
     bad_cell(at, field, "is missing (an integer is required)");
@@ -138,7 +138,9 @@ int months_between(std::int32_t from, std::int32_t to) {
   return std::max(0, b - a + 1);
 }
 
-bool is_crsp_missing_return(double v) { return v == -66.0 || v == -77.0 || v == -88.0 || v == -99.0; }
+bool is_crsp_missing_return(double v) {
+  return v == -66.0 || v == -77.0 || v == -88.0 || v == -99.0;
+}
 
 std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t first, std::int32_t last,
                                       bool date_is_yyyymmdd, ReturnStats* stats) {
@@ -162,8 +164,8 @@ std::vector<ReturnEntry> read_returns(const std::string& path, std::int32_t firs
       throw InputError(detail::concat(path, ":", ln, ": ", f.size(), " fields but the header has ", header.size()));
     }
     const CellRef mref{path, ln, header.name(c_month)};
-    const std::int32_t month = date_is_yyyymmdd ? parse_yyyymmdd_month(f[c_month], mref)
-                                                : parse_any_month(f[c_month], mref);
+    const std::int32_t month =
+        date_is_yyyymmdd ? parse_yyyymmdd_month(f[c_month], mref) : parse_any_month(f[c_month], mref);
     if (month < first || month > last) continue;
     const auto permno = *parse_integer(f[c_permno], {path, ln, header.name(c_permno)}, 1, 0x7fffffff, false);
     double ret = std::numeric_limits<double>::quiet_NaN();
@@ -260,9 +262,9 @@ std::map<std::int32_t, std::array<double, 8>> read_macro(const std::string& path
   for (std::size_t k = 0; k < kMacroNames.size(); ++k) {
     if (!src[k].direct && !(src[k].a && src[k].b)) {
       static const char* raw[8] = {"D12 and Index", "E12 and Index", "b/m", "", "", "lty and tbl", "BAA and AAA", ""};
-      throw InputError(detail::concat(path, ": macro predictor '", kMacroNames[k], "' has no column '",
-                                      kMacroNames[k], "'", raw[k][0] != '\0' ? " and none of its raw inputs (" : "",
-                                      raw[k], raw[k][0] != '\0' ? ")" : "", " in the header"));
+      throw InputError(detail::concat(path, ": macro predictor '", kMacroNames[k], "' has no column '", kMacroNames[k],
+                                      "'", raw[k][0] != '\0' ? " and none of its raw inputs (" : "", raw[k],
+                                      raw[k][0] != '\0' ? ")" : "", " in the header"));
     }
   }
   std::map<std::int32_t, std::array<double, 8>> out;

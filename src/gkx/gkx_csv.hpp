@@ -78,9 +78,9 @@ inline std::int64_t return_key(std::int64_t permno, std::int32_t yyyymm) {
 
 /// What read_returns set aside.
 struct ReturnStats {
-  std::int64_t crsp_codes = 0;       ///< CRSP missing-return codes: −66, −77, −88, −99 or a single letter
-  std::int64_t below_minus_one = 0;  ///< other returns below −1 (a total return cannot lose more than 100 %)
-  std::int64_t first_below_line = 0; ///< the line of the first of those (0 = none)
+  std::int64_t crsp_codes = 0;        ///< CRSP missing-return codes: −66, −77, −88, −99 or a single letter
+  std::int64_t below_minus_one = 0;   ///< other returns below −1 (a total return cannot lose more than 100 %)
+  std::int64_t first_below_line = 0;  ///< the line of the first of those (0 = none)
   std::string first_below_value;
 };
 /// CRSP's numeric missing-return codes (crsp.msf RET): −66 (no valid price), −77 (not trading on an exchange),

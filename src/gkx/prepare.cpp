@@ -66,8 +66,12 @@ float value_of(const unsigned char* record, std::size_t k) {
 class MonthStore {
  public:
   MonthStore(std::int32_t from, int months, std::size_t record, std::size_t budget, fs::path spill_parent)
-      : from_(from), record_(record), buffers_(static_cast<std::size_t>(months)), spilled_(buffers_.size(), false),
-        budget_(budget), parent_(std::move(spill_parent)) {}
+      : from_(from),
+        record_(record),
+        buffers_(static_cast<std::size_t>(months)),
+        spilled_(buffers_.size(), false),
+        budget_(budget),
+        parent_(std::move(spill_parent)) {}
   ~MonthStore() {
     if (!dir_.empty()) {
       std::error_code ec;
@@ -94,7 +98,8 @@ class MonthStore {
       std::FILE* f = std::fopen(file.c_str(), "rb");
       const bool ok = f != nullptr && std::fread(rows.data(), 1, rows.size(), f) == rows.size();
       if (f != nullptr) std::fclose(f);
-      if (!ok || rows.size() % record_ != 0) throw InputError(detail::concat("cannot read the spill file ", file.string()));
+      if (!ok || rows.size() % record_ != 0)
+        throw InputError(detail::concat("cannot read the spill file ", file.string()));
       std::error_code ec;
       fs::remove(file, ec);
     }
@@ -123,7 +128,8 @@ class MonthStore {
       std::FILE* f = std::fopen(file.c_str(), "ab");
       const bool ok = f != nullptr && std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
       if (f != nullptr && std::fclose(f) != 0) throw InputError("cannot write the spill file " + file.string());
-      if (!ok) throw InputError(detail::concat("cannot write the spill file ", file.string(), ": ", std::strerror(errno)));
+      if (!ok)
+        throw InputError(detail::concat("cannot write the spill file ", file.string(), ": ", std::strerror(errno)));
       spilled_[k] = true;
       spilled_bytes_ += static_cast<std::int64_t>(buf.size());
       std::vector<unsigned char>().swap(buf);
@@ -166,7 +172,8 @@ struct GkxColumns {
 constexpr int kSampleLines = 1000;
 
 /// Non-standard columns whose sampled values are all numbers or missing tokens (positions in `candidates`).
-std::vector<bool> numeric_columns(const std::string& path, std::size_t fields, const std::vector<std::size_t>& candidates) {
+std::vector<bool> numeric_columns(const std::string& path, std::size_t fields,
+                                  const std::vector<std::size_t>& candidates) {
   std::vector<bool> numeric(candidates.size(), true);
   if (candidates.empty()) return numeric;
   LineReader reader(path);
@@ -255,7 +262,9 @@ std::string month_text(std::int32_t yyyymm) {
 
 }  // namespace
 
-std::string_view to_string(Alignment align) { return align == Alignment::SameMonth ? "same-month" : "next-month"; }
+std::string_view to_string(Alignment align) {
+  return align == Alignment::SameMonth ? "same-month" : "next-month";
+}
 
 Alignment parse_alignment(std::string_view text) {
   if (text == "same-month") return Alignment::SameMonth;
@@ -306,16 +315,19 @@ bool is_reserved_column(std::string_view name) {
 }
 
 std::size_t memory_budget_bytes(double megabytes, std::string_view option) {
-  if (!std::isfinite(megabytes)) throw ConfigError(detail::concat(option, " must be a finite number of MiB, not ", megabytes));
+  if (!std::isfinite(megabytes))
+    throw ConfigError(detail::concat(option, " must be a finite number of MiB, not ", megabytes));
   if (megabytes < 1.0) throw ConfigError(detail::concat(option, " must be at least 1 (MiB), not ", megabytes));
-  if (megabytes > 1073741824.0) throw ConfigError(detail::concat(option, " must be at most 1073741824 (MiB, 1 PiB), not ", megabytes));
+  if (megabytes > 1073741824.0)
+    throw ConfigError(detail::concat(option, " must be at most 1073741824 (MiB, 1 PiB), not ", megabytes));
   return static_cast<std::size_t>(megabytes * 1048576.0);
 }
 
 PrepareReport prepare_gkx(const PrepareOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   if (opt.to < opt.from) {
-    throw InputError(detail::concat("month range: --to ", month_text(opt.to), " is before --from ", month_text(opt.from)));
+    throw InputError(
+        detail::concat("month range: --to ", month_text(opt.to), " is before --from ", month_text(opt.from)));
   }
   if (opt.out.empty()) throw InputError("--out: an output file is required");
   const int shift = opt.align == Alignment::NextMonth ? 1 : 0;
@@ -354,9 +366,9 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
   report.extra_columns = col.extra;
   report.ignored_columns = col.ignored;
   if (!col.missing_standard.empty() || !col.extra.empty()) {
-    warn(detail::concat(path, ": not the 94 standard GKX characteristics: ", col.missing_standard.size(),
-                        " missing (", col.missing_standard.empty() ? "none" : join(col.missing_standard), "), ",
-                        col.extra.size(), " other numeric column(s) used as characteristics (",
+    warn(detail::concat(path, ": not the 94 standard GKX characteristics: ", col.missing_standard.size(), " missing (",
+                        col.missing_standard.empty() ? "none" : join(col.missing_standard), "), ", col.extra.size(),
+                        " other numeric column(s) used as characteristics (",
                         col.extra.empty() ? "none" : join(col.extra), "); the panel has ", n_chars,
                         " characteristics (--strict refuses such a file)"));
   }
@@ -505,8 +517,8 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
     }
     one_hot(codes, report.sic2_codes, X.data() + n_chars + n_macro, p);
     writer.append_period(yyyymm, X.data(), y.data(), static_cast<Index>(n));
-    report.months.push_back({yyyymm, static_cast<std::int64_t>(n),
-                             static_cast<double>(month_missing) / static_cast<double>(n * n_chars)});
+    report.months.push_back(
+        {yyyymm, static_cast<std::int64_t>(n), static_cast<double>(month_missing) / static_cast<double>(n * n_chars)});
     report.rows_written += static_cast<std::int64_t>(n);
   }
   for (std::size_t k = 0; k < n_chars; ++k) {

@@ -38,10 +38,10 @@ struct PrepareOptions {
   std::int32_t from = 201001;   ///< first DATE month (yyyymm), inclusive
   std::int32_t to = 201912;     ///< last DATE month (yyyymm), inclusive
   Alignment align = Alignment::SameMonth;
-  bool rf_percent = false;      ///< the risk-free file is in percent (Ken French): divide by 100
+  bool rf_percent = false;  ///< the risk-free file is in percent (Ken French): divide by 100
   /// In-memory budget for the buffered in-range rows (400 bytes each); beyond it they spill to temp files.
   std::size_t memory_budget_bytes = std::size_t{256} << 20;
-  std::string spill_dir;        ///< parent of the spill directory; empty = the output's directory
+  std::string spill_dir;  ///< parent of the spill directory; empty = the output's directory
   /// Optional truth.json of `simulate gkx-like`: its "planted" feature names become the panel's /truth.
   std::string truth_json;
   /// Refuse a characteristics file without all 94 standard names (and use only those); otherwise the missing ones
@@ -66,23 +66,24 @@ struct MonthSummary {
 };
 
 struct PrepareReport {
-  std::int64_t lines_read = 0;         ///< data lines of the characteristics file
+  std::int64_t lines_read = 0;  ///< data lines of the characteristics file
   std::int64_t rows_outside_range = 0;
   std::int64_t rows_in_range = 0;
-  std::int64_t dropped_no_return = 0;  ///< in range, but no return (absent or missing) for the aligned month
-  std::int64_t dropped_bad_return = 0; ///< in range, but the return is below −1 (−100 %): dropped
-  std::int64_t returns_crsp_codes = 0; ///< returns in the range's months that are CRSP missing codes (−66 … −99, letters)
+  std::int64_t dropped_no_return = 0;   ///< in range, but no return (absent or missing) for the aligned month
+  std::int64_t dropped_bad_return = 0;  ///< in range, but the return is below −1 (−100 %): dropped
+  std::int64_t returns_crsp_codes =
+      0;  ///< returns in the range's months that are CRSP missing codes (−66 … −99, letters)
   std::int64_t returns_below_minus_one = 0;  ///< other returns in the range's months below −1 (treated as missing)
   std::int64_t rows_written = 0;
-  std::int64_t sic2_missing = 0;       ///< written rows without a sic2 code (all-zero dummies)
+  std::int64_t sic2_missing = 0;  ///< written rows without a sic2 code (all-zero dummies)
   std::vector<std::int32_t> sic2_codes;
   std::vector<std::string> feature_names;
-  std::size_t characteristics = 0;           ///< the first `characteristics` features are the characteristics
-  std::vector<std::string> missing_standard; ///< standard names absent from the file
-  std::vector<std::string> extra_columns;    ///< numeric columns used that are not standard names (not in strict)
-  std::vector<std::string> ignored_columns;  ///< other columns not used (non-numeric, unnamed; in strict: every extra)
+  std::size_t characteristics = 0;            ///< the first `characteristics` features are the characteristics
+  std::vector<std::string> missing_standard;  ///< standard names absent from the file
+  std::vector<std::string> extra_columns;     ///< numeric columns used that are not standard names (not in strict)
+  std::vector<std::string> ignored_columns;   ///< other columns not used (non-numeric, unnamed; in strict: every extra)
   std::vector<MonthSummary> months;
-  std::vector<double> missing_share;   ///< per characteristic (feature order), over the written rows
+  std::vector<double> missing_share;  ///< per characteristic (feature order), over the written rows
   std::int64_t spilled_bytes = 0;
   double seconds = 0.0;
 };

@@ -24,7 +24,6 @@ std::vector<std::int32_t> distinct_codes(std::span<const std::int32_t> codes);
 /// One-hot encoding: for row i, out[i * stride + k] = 1 when codes[i] == levels[k], else 0 (k < levels.size());
 /// a missing code (kMissingCode) gives an all-zero row. `levels` must be sorted; a code absent from `levels` is an
 /// InternalError (the caller collects the levels first).
-void one_hot(std::span<const std::int32_t> codes, std::span<const std::int32_t> levels, float* out,
-             std::size_t stride);
+void one_hot(std::span<const std::int32_t> codes, std::span<const std::int32_t> levels, float* out, std::size_t stride);
 
 }  // namespace bfs::gkx

@@ -1,13 +1,14 @@
 #include "gkx/simulate_gkx.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <string>
 #include <limits>
 #include <numbers>
-#include <unistd.h>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -22,8 +23,8 @@ namespace {
 using detail::CharSpec;
 using detail::Coverage;
 using detail::Factor;
-using detail::Kind;
 using detail::kFactorCount;
+using detail::Kind;
 using detail::kSimTable;
 
 constexpr std::size_t kChars = kCharacteristics.size();
@@ -39,29 +40,30 @@ struct Industry {
   int weight;
 };
 constexpr std::array<Industry, 74> kIndustries = {{
-    {1, 2},   {2, 1},   {7, 1},   {8, 1},   {9, 1},   {10, 8},  {12, 2},  {13, 25}, {14, 2},  {15, 3},
-    {16, 2},  {17, 2},  {20, 18}, {21, 1},  {22, 4},  {23, 4},  {24, 3},  {25, 3},  {26, 6},  {27, 6},
-    {28, 90}, {29, 4},  {30, 5},  {31, 1},  {32, 4},  {33, 9},  {34, 8},  {35, 45}, {36, 60}, {37, 18},
-    {38, 45}, {39, 5},  {40, 2},  {41, 1},  {42, 5},  {44, 6},  {45, 5},  {46, 1},  {47, 3},  {48, 25},
-    {49, 30}, {50, 15}, {51, 8},  {52, 2},  {53, 4},  {54, 4},  {55, 4},  {56, 6},  {57, 3},  {58, 10},
-    {59, 8},  {60, 90}, {61, 10}, {62, 20}, {63, 25}, {64, 4},  {65, 5},  {67, 70}, {70, 3},  {72, 3},
-    {73, 80}, {75, 2},  {76, 1},  {78, 4},  {79, 6},  {80, 18}, {81, 1},  {82, 4},  {83, 2},  {84, 1},
-    {86, 1},  {87, 12}, {89, 1},  {99, 3},
+    {1, 2},  {2, 1},   {7, 1},   {8, 1},  {9, 1},  {10, 8},  {12, 2},  {13, 25}, {14, 2},  {15, 3},  {16, 2},
+    {17, 2}, {20, 18}, {21, 1},  {22, 4}, {23, 4}, {24, 3},  {25, 3},  {26, 6},  {27, 6},  {28, 90}, {29, 4},
+    {30, 5}, {31, 1},  {32, 4},  {33, 9}, {34, 8}, {35, 45}, {36, 60}, {37, 18}, {38, 45}, {39, 5},  {40, 2},
+    {41, 1}, {42, 5},  {44, 6},  {45, 5}, {46, 1}, {47, 3},  {48, 25}, {49, 30}, {50, 15}, {51, 8},  {52, 2},
+    {53, 4}, {54, 4},  {55, 4},  {56, 6}, {57, 3}, {58, 10}, {59, 8},  {60, 90}, {61, 10}, {62, 20}, {63, 25},
+    {64, 4}, {65, 5},  {67, 70}, {70, 3}, {72, 3}, {73, 80}, {75, 2},  {76, 1},  {78, 4},  {79, 6},  {80, 18},
+    {81, 1}, {82, 4},  {83, 2},  {84, 1}, {86, 1}, {87, 12}, {89, 1},  {99, 3},
 }};
 
-constexpr double kExitHazard = 0.006;         // monthly delisting probability (~7% a year)
-constexpr double kAnnualCoverage = 0.92;      // share of firms with Compustat annual data
-constexpr double kQuarterlyCoverage = 0.88;   // ... with Compustat quarterly data
+constexpr double kExitHazard = 0.006;        // monthly delisting probability (~7% a year)
+constexpr double kAnnualCoverage = 0.92;     // share of firms with Compustat annual data
+constexpr double kQuarterlyCoverage = 0.88;  // ... with Compustat quarterly data
 constexpr double kSic2Missing = 0.003;
 constexpr double kNoReturnRow = 0.003;        // rows whose return is absent from returns.csv
 constexpr double kEmptyReturn = 0.001;        // rows whose return is present but empty (CRSP missing)
 constexpr double kNoiseSd = 0.14;             // idiosyncratic monthly return volatility (average)
 constexpr double kHeteroskedasticity = 0.25;  // σ_i = kNoiseSd · exp(h F_vol − h²)
 constexpr double kStudentDf = 5.0;
-constexpr double kFactorPersistence[kFactorCount] = {0, 0.99, 0.95, 0.90, 0.98, 0.98, 0.95, 0.95, 0.95, 0.98,
-                                                     0.97, 0.6, 0.98};
+constexpr double kFactorPersistence[kFactorCount] = {0,    0.99, 0.95, 0.90, 0.98, 0.98, 0.95,
+                                                     0.95, 0.95, 0.98, 0.97, 0.6,  0.98};
 
-double phi(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
+double phi(double z) {
+  return 0.5 * std::erfc(-z / std::numbers::sqrt2);
+}
 double phi_inverse(double p) {  // bisection is plenty for the few constants it is used for (once per table row)
   double lo = -10.0, hi = 10.0;
   for (int i = 0; i < 100; ++i) (phi(0.5 * (lo + hi)) < p ? lo : hi) = 0.5 * (lo + hi);
@@ -83,16 +85,24 @@ struct ZeroInflation {
 // The raw value of a characteristic from its latent z and p = Φ(z) (see Kind).
 float raw_value(const CharSpec& c, double z, double p, double beta_raw, const ZeroInflation& zero) {
   switch (c.kind) {
-    case Kind::Normal: return static_cast<float>(c.p1 + c.p2 * z);
-    case Kind::LogNormal: return static_cast<float>(std::exp(c.p1 + c.p2 * z));
-    case Kind::Sinh: return static_cast<float>(c.p1 + c.p2 * std::sinh(c.p3 * z) / c.p3);
-    case Kind::Bounded: return static_cast<float>(c.p1 + (c.p2 - c.p1) * std::pow(p, c.p3));
-    case Kind::Binary: return p > 1.0 - c.p1 ? 1.0f : 0.0f;
-    case Kind::Integer: return static_cast<float>(std::clamp(std::round(c.p1 + c.p2 * z), 0.0, double{c.p3}));
-    case Kind::CountLog: return static_cast<float>(std::clamp(std::round(std::exp(c.p1 + c.p2 * z)), 1.0, double{c.p3}));
+    case Kind::Normal:
+      return static_cast<float>(c.p1 + c.p2 * z);
+    case Kind::LogNormal:
+      return static_cast<float>(std::exp(c.p1 + c.p2 * z));
+    case Kind::Sinh:
+      return static_cast<float>(c.p1 + c.p2 * std::sinh(c.p3 * z) / c.p3);
+    case Kind::Bounded:
+      return static_cast<float>(c.p1 + (c.p2 - c.p1) * std::pow(p, c.p3));
+    case Kind::Binary:
+      return p > 1.0 - c.p1 ? 1.0f : 0.0f;
+    case Kind::Integer:
+      return static_cast<float>(std::clamp(std::round(c.p1 + c.p2 * z), 0.0, double{c.p3}));
+    case Kind::CountLog:
+      return static_cast<float>(std::clamp(std::round(std::exp(c.p1 + c.p2 * z)), 1.0, double{c.p3}));
     case Kind::ZeroInflated:
       return z <= zero.cut ? 0.0f : static_cast<float>(std::exp(c.p2 + c.p3 * z) - zero.floor);
-    case Kind::SquareOfBeta: return static_cast<float>(beta_raw * beta_raw);
+    case Kind::SquareOfBeta:
+      return static_cast<float>(beta_raw * beta_raw);
   }
   return 0.0f;
 }
@@ -116,9 +126,17 @@ const std::vector<PlantedTerm>& planted_terms() {
       {"linear", {"mom12m"}, 0.7, 0.0, true, "+0.7 * q_mom12m  (momentum)"},
       {"linear", {"indmom"}, 0.8, 0.0, true, "+0.8 * q_indmom  (industry momentum; indmom is industry-level)"},
       {"linear", {"baspread"}, 1.0, 0.0, true, "+1.0 * q_baspread  (illiquidity premium)"},
-      {"threshold", {"idiovol"}, -2.0, 0.6, true,
+      {"threshold",
+       {"idiovol"},
+       -2.0,
+       0.6,
+       true,
        "-2.0 * (1{q_idiovol > 0.6} - 0.2)  (top-20% idiosyncratic volatility earns less)"},
-      {"interaction", {"chmom", "mom12m"}, 2.4, 0.0, true,
+      {"interaction",
+       {"chmom", "mom12m"},
+       2.4,
+       0.0,
+       true,
        "+2.4 * q_chmom * q_mom12m  (momentum pays more when it accelerates; chmom has no main effect)"},
       {"linear", {"mvel1"}, -0.3, 0.0, false, "-0.3 * q_mvel1  (size, weak)"},
       {"linear", {"bm"}, 0.3, 0.0, false, "+0.3 * q_bm  (value, weak)"},
@@ -166,9 +184,15 @@ double planted_signal(std::span<const double> q) {
   double f = 0.0;
   for (const CompiledTerm& t : compiled_terms()) {
     switch (t.form) {
-      case 0: f += t.c * q[t.a]; break;
-      case 1: f += t.c * ((q[t.a] > t.tau ? 1.0 : 0.0) - 0.5 * (1.0 - t.tau)); break;
-      default: f += t.c * q[t.a] * q[t.b]; break;
+      case 0:
+        f += t.c * q[t.a];
+        break;
+      case 1:
+        f += t.c * ((q[t.a] > t.tau ? 1.0 : 0.0) - 0.5 * (1.0 - t.tau));
+        break;
+      default:
+        f += t.c * q[t.a] * q[t.b];
+        break;
     }
   }
   return f;
@@ -201,7 +225,7 @@ struct GkxLikeSimulator::State {
   GkxLikeSpec spec;
   std::array<std::size_t, kChars> table_to_char{};  // kSimTable index → kCharacteristics index
   std::size_t beta_row = 0;                         // table index of beta
-  std::array<ZeroInflation, kChars> zero{};          // per table row (zero-inflated kinds only)
+  std::array<ZeroInflation, kChars> zero{};         // per table row (zero-inflated kinds only)
   std::vector<Stock> stocks;
   std::array<double, kIndustries.size()> indmom{}, herf{};
   std::int64_t next_permno = 10001;
@@ -216,7 +240,10 @@ struct GkxLikeSimulator::State {
     int pick = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(industry_total)));
     for (std::size_t k = 0; k < kIndustries.size(); ++k) {
       pick -= kIndustries[k].weight;
-      if (pick < 0) { s.industry = static_cast<std::int32_t>(k); break; }
+      if (pick < 0) {
+        s.industry = static_cast<std::int32_t>(k);
+        break;
+      }
     }
     s.sic2_missing = rng.bernoulli(kSic2Missing);
     s.annual = rng.bernoulli(kAnnualCoverage);
@@ -236,9 +263,8 @@ double gkx_like_memory_bytes(std::int64_t stocks) {
   // Per stock: its latent state (a vector that may hold up to twice the count after growth) and one month's raw
   // values, ids, signal and return; the count varies up to ~7% above --stocks.
   constexpr double kStockState = sizeof(std::int64_t) + 8.0 + (kFactorCount + kChars) * sizeof(double);
-  const double per_stock = 2.0 * kStockState +
-                           static_cast<double>(kChars * sizeof(float) + sizeof(std::int64_t) + sizeof(std::int32_t) +
-                                               2 * sizeof(double) + 1);
+  const double per_stock = 2.0 * kStockState + static_cast<double>(kChars * sizeof(float) + sizeof(std::int64_t) +
+                                                                   sizeof(std::int32_t) + 2 * sizeof(double) + 1);
   return 1.1 * per_stock * static_cast<double>(stocks) + 4096.0;
 }
 
@@ -277,11 +303,12 @@ void validate_gkx_like(std::int64_t months, std::int64_t stocks, std::int32_t fi
   const std::uint64_t limit = memory_limit != 0 ? memory_limit : physical_memory_bytes();
   if (limit != 0 && need > static_cast<double>(limit))
     throw ConfigError(concat("simulate gkx-like: --stocks ", stocks, " would need about ", bytes_text(need),
-                             " of memory (", bytes_text(gkx_like_memory_bytes(1000) / 1000.0), " per stock), more than ",
-                             memory_limit != 0 ? "the limit of " : "this machine's ", bytes_text(static_cast<double>(limit))));
+                             " of memory (", bytes_text(gkx_like_memory_bytes(1000) / 1000.0),
+                             " per stock), more than ", memory_limit != 0 ? "the limit of " : "this machine's ",
+                             bytes_text(static_cast<double>(limit))));
   if (stocks > std::numeric_limits<int>::max())
-    throw ConfigError(concat("simulate gkx-like: --stocks must be at most ", std::numeric_limits<int>::max(), ", not ",
-                             stocks));
+    throw ConfigError(
+        concat("simulate gkx-like: --stocks must be at most ", std::numeric_limits<int>::max(), ", not ", stocks));
   if (!std::isfinite(signal_scale))
     throw ConfigError(concat("simulate gkx-like: --signal-scale must be a finite number, not ", signal_scale));
 }
@@ -310,7 +337,9 @@ GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(nullptr) {
   for (const Industry& ind : kIndustries) s.industry_total += ind.weight;
 }
 
-GkxLikeSimulator::~GkxLikeSimulator() { delete state_; }
+GkxLikeSimulator::~GkxLikeSimulator() {
+  delete state_;
+}
 
 bool GkxLikeSimulator::next(GkxMonth& m) {
   State& s = *state_;
@@ -392,8 +421,8 @@ bool GkxLikeSimulator::next(GkxMonth& m) {
       q[k] = c.kind == Kind::SquareOfBeta ? q[s.table_to_char[s.beta_row]] : 2.0 * p - 1.0;
       // Missing: no coverage by the source data set, then a cell-level share (one draw per cell, always taken).
       const bool cell_missing = missing.uniform() < c.missing;
-      const bool uncovered = (c.coverage == Coverage::Annual && !st.annual) ||
-                             (c.coverage == Coverage::Quarterly && !st.quarterly);
+      const bool uncovered =
+          (c.coverage == Coverage::Annual && !st.annual) || (c.coverage == Coverage::Quarterly && !st.quarterly);
       if (cell_missing || uncovered) value = std::numeric_limits<float>::quiet_NaN();
       row[k] = value;
     }

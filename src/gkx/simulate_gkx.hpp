@@ -26,9 +26,9 @@ namespace bfs::gkx {
 struct GkxLikeSpec {
   std::uint64_t seed = 1;
   int months = 120;
-  int stocks = 5000;              ///< average cross-section size (the count varies ±~6% over time)
+  int stocks = 5000;                  ///< average cross-section size (the count varies ±~6% over time)
   std::int32_t first_month = 201001;  ///< yyyymm of the first DATE
-  double signal_scale = 0.0;      ///< s; 0 = the calibrated default kDefaultSignalScale
+  double signal_scale = 0.0;          ///< s; 0 = the calibrated default kDefaultSignalScale
 };
 
 /// The calibrated signal scale s (monthly return units per unit of f); see docs/empirical-study.md.
@@ -69,13 +69,13 @@ double planted_signal(std::span<const double> q);
 /// One month of the simulation (what the CSV writer streams out).
 struct GkxMonth {
   std::int32_t yyyymm = 0;
-  std::int32_t date = 0;               ///< yyyymmdd, the month's last weekday
-  double rf = 0.0;                     ///< risk-free rate of the month (decimal)
-  std::vector<std::int64_t> permno;    ///< sorted ascending
-  std::vector<std::int32_t> sic2;      ///< −1 = missing
-  std::vector<float> raw;              ///< [stocks × 94] in kCharacteristics order; NaN = missing
-  std::vector<double> signal;          ///< s · f(q) per stock
-  std::vector<double> excess_return;   ///< y per stock; NaN = no return (row absent or field empty)
+  std::int32_t date = 0;                    ///< yyyymmdd, the month's last weekday
+  double rf = 0.0;                          ///< risk-free rate of the month (decimal)
+  std::vector<std::int64_t> permno;         ///< sorted ascending
+  std::vector<std::int32_t> sic2;           ///< −1 = missing
+  std::vector<float> raw;                   ///< [stocks × 94] in kCharacteristics order; NaN = missing
+  std::vector<double> signal;               ///< s · f(q) per stock
+  std::vector<double> excess_return;        ///< y per stock; NaN = no return (row absent or field empty)
   std::vector<std::uint8_t> return_listed;  ///< 0 = no row in returns.csv for this stock-month
   std::size_t stocks() const { return permno.size(); }
 };

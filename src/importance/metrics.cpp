@@ -9,7 +9,9 @@
 
 namespace bfs {
 
-double r2_score(const Vector& y, const Vector& y_hat) { return r2_score(y, y_hat, 0); }
+double r2_score(const Vector& y, const Vector& y_hat) {
+  return r2_score(y, y_hat, 0);
+}
 
 double r2_score(const Vector& y, const Vector& y_hat, Index offset) {
   const Index n = y.size();
@@ -73,10 +75,14 @@ double accuracy_score(const Vector& y, const Vector& p_hat, Index offset) {
 
 double metric_score(Metric metric, const Vector& y, const Vector& y_hat, Index offset) {
   switch (metric) {
-    case Metric::R2: return r2_score(y, y_hat, offset);
-    case Metric::Auc: return auc_score(y, y_hat, offset);
-    case Metric::LogLoss: return log_loss_score(y, y_hat, offset);
-    case Metric::Accuracy: return accuracy_score(y, y_hat, offset);
+    case Metric::R2:
+      return r2_score(y, y_hat, offset);
+    case Metric::Auc:
+      return auc_score(y, y_hat, offset);
+    case Metric::LogLoss:
+      return log_loss_score(y, y_hat, offset);
+    case Metric::Accuracy:
+      return accuracy_score(y, y_hat, offset);
   }
   throw InternalError("metric_score: unknown metric");
 }

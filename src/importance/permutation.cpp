@@ -46,7 +46,8 @@ double group_score(const ImportanceRequest& request, std::size_t group, double b
   }
   const Vector y_hat = request.model->predict(stacked);
   double total = 0.0;
-  for (int b = 0; b < request.repeats; ++b) total += metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_hat, b * n));
+  for (int b = 0; b < request.repeats; ++b)
+    total += metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_hat, b * n));
   return total / request.repeats;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Permutation importance, paper 000 Algorithm 3: π_k = (1/B) Σ_b [R²(y, M(D_out)) − R²(y, M(D_out with feature k
 // permuted))], with R² replaced by the request's metric for binary targets (the drop in AUC or accuracy, the rise
-// in log-loss; importance/metrics.hpp metric_drop). A group of columns (a bundle of correlated features) is permuted together with one row permutation.
+// in log-loss; importance/metrics.hpp metric_drop). A group of columns (a bundle of correlated features) is permuted
+// together with one row permutation.
 //
 // Permutations are drawn from the stream (seed, round, slot, Permutation, stream_id) of each group, B in a row, so
 // every path — the general one and the exact fast paths of fast_paths.hpp — sees the same permutations and gives

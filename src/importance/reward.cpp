@@ -8,7 +8,9 @@
 
 namespace bfs {
 
-bool needs_importance(RewardRule rule) { return rule != RewardRule::LassoNonzero; }
+bool needs_importance(RewardRule rule) {
+  return rule != RewardRule::LassoNonzero;
+}
 
 std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const std::vector<double>& scores,
                                               double test_score, const FeatureSet& features, std::uint64_t seed,

@@ -40,10 +40,9 @@
 #endif
 
 #include "core/error.hpp"
+#include "importance/detail/tree_index.hpp"
 #include "importance/fast_paths.hpp"
 #include "importance/metrics.hpp"
-
-#include "importance/detail/tree_index.hpp"
 
 namespace bfs {
 
@@ -217,8 +216,8 @@ void single_changes(const TreeIndex& index, const Matrix& X, Index c, const std:
         for (std::int32_t k = c0; k < c1; k += 4) {
           const __m128 t = _mm_loadu_ps(flip_threshold + k);
           const __m128 left = Strict ? _mm_cmplt_ps(vv, t) : _mm_cmple_ps(vv, t);
-          const __m128 flip = _mm_xor_ps(left, _mm_castsi128_ps(_mm_loadu_si128(
-                                                   reinterpret_cast<const __m128i*>(flip_left + k))));
+          const __m128 flip =
+              _mm_xor_ps(left, _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(flip_left + k))));
           mask |= static_cast<std::uint64_t>(_mm_movemask_ps(flip)) << (k - c0);
         }
         if (c1 - c0 < 64) mask &= (std::uint64_t{1} << (c1 - c0)) - 1;
@@ -244,7 +243,8 @@ void single_changes(const TreeIndex& index, const Matrix& X, Index c, const std:
         // kLeaf and kSameLeafValue both carry the new leaf's value in memo_value
         double value = memo_value[at];
         if (resume >= 0) {  // the memo stops at a node r on the column: v decides there, then resume_next
-          const std::size_t slot = 2 * at + (goes_left<Strict>(index, resume, v, index.nodes[resume].threshold) ? 0 : 1);
+          const std::size_t slot =
+              2 * at + (goes_left<Strict>(index, resume, v, index.nodes[resume].threshold) ? 0 : 1);
           const std::int32_t next = resume_next[slot];
           value = next >= 0 ? walk_from<Strict, true>(index, next, x, source, columns) : resume_value[slot];
         }

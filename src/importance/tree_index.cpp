@@ -18,10 +18,9 @@
 
 #include "core/error.hpp"
 #include "estimators/tree_ensemble.hpp"
+#include "importance/detail/tree_index.hpp"
 #include "importance/fast_paths.hpp"
 #include "importance/metrics.hpp"
-
-#include "importance/detail/tree_index.hpp"
 
 namespace bfs::detail::tree_index {
 
@@ -150,8 +149,7 @@ void fill_paths(TreeIndex& index, const Matrix& X, std::int64_t* cursor, int thr
 void fill_tree_end(std::span<const PathEntry> entries, std::int32_t* tree_end) {
   auto end = static_cast<std::int32_t>(entries.size());
   for (std::size_t e = entries.size(); e-- > 0;) {
-    if (e + 1 < entries.size() &&
-        (entries[e + 1].row != entries[e].row || entries[e + 1].tree != entries[e].tree)) {
+    if (e + 1 < entries.size() && (entries[e + 1].row != entries[e].row || entries[e + 1].tree != entries[e].tree)) {
       end = static_cast<std::int32_t>(e + 1);
     }
     tree_end[e] = end;
@@ -159,8 +157,7 @@ void fill_tree_end(std::span<const PathEntry> entries, std::int32_t* tree_end) {
 }
 
 /// Builds the index; false when neither summation (or both) reproduces y_hat exactly, or the ensemble is too big.
-bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_hat, TreeIndex& index,
-                 int threads) {
+bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_hat, TreeIndex& index, int threads) {
   index.n = X.rows();
   index.p = X.cols();
   index.T = ensemble.trees.size();
@@ -257,6 +254,5 @@ bool build_index(const TreeEnsemble& ensemble, const Matrix& X, const Vector& y_
   }
   return true;
 }
-
 
 }  // namespace bfs::detail::tree_index

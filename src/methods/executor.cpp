@@ -30,7 +30,8 @@ std::vector<std::vector<double>> run_tasks(std::size_t begin, std::size_t end, c
       }
     }
   };
-  const auto count = static_cast<std::size_t>(std::clamp<long long>(threads, 1, static_cast<long long>(std::max<std::size_t>(n, 1))));
+  const auto count =
+      static_cast<std::size_t>(std::clamp<long long>(threads, 1, static_cast<long long>(std::max<std::size_t>(n, 1))));
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < count; ++t) pool.emplace_back(worker);
   worker();

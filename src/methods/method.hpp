@@ -42,6 +42,8 @@ class Method {
 };
 
 /// True for a result returned early because control.stop_requested() fired.
-inline bool interrupted(const MethodResult& result) { return result.stop_reason.rfind("interrupted", 0) == 0; }
+inline bool interrupted(const MethodResult& result) {
+  return result.stop_reason.rfind("interrupted", 0) == 0;
+}
 
 }  // namespace bfs

@@ -10,9 +10,9 @@
 // **The layout rule.** The neutral datasets live at the root of result.h5 (/feature_names, /importance, /selected,
 // /rank, /trajectory, /truth) with the run's facts as root attributes; a method's own datasets and facts live in
 // one group named after the method (/bandit/alpha, /bandit/evaluations/test_score, /first/forward_feature, ...).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -94,7 +94,9 @@ struct MethodResult {
 inline std::vector<FeatureId> importance_order(const std::vector<double>& importance) {
   std::vector<FeatureId> order(importance.size());
   std::iota(order.begin(), order.end(), FeatureId{0});
-  auto key = [&](FeatureId k) { return importance[k] == importance[k] ? importance[k] : -std::numeric_limits<double>::infinity(); };
+  auto key = [&](FeatureId k) {
+    return importance[k] == importance[k] ? importance[k] : -std::numeric_limits<double>::infinity();
+  };
   std::stable_sort(order.begin(), order.end(), [&](FeatureId a, FeatureId b) {
     const double ka = key(a), kb = key(b);
     return ka != kb ? ka > kb : a < b;
@@ -106,7 +108,8 @@ inline std::vector<FeatureId> importance_order(const std::vector<double>& import
 inline void rank_by_importance(MethodResult& result) {
   const auto order = importance_order(result.importance);
   result.rank.assign(order.size(), 0);
-  for (std::size_t i = 0; i < order.size(); ++i) result.rank[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i + 1);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    result.rank[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i + 1);
 }
 
 }  // namespace bfs

@@ -22,7 +22,9 @@ std::string format(const char* fmt, Args... args) {
   return buffer;
 }
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
 
 std::string shorten(const std::string& name, std::size_t width = kMaxNameWidth) {
   if (name.size() <= width) return name;
@@ -95,7 +97,8 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
         << format("FDP %.3f, power %.3f, Hamming %lld", r.metrics.fdp, r.metrics.power,
                   static_cast<long long>(r.metrics.hamming));
     // Separation is a property of a trajectory (the first iteration after which it split truth from noise).
-    if (r.trajectory.empty()) out << "\n";
+    if (r.trajectory.empty())
+      out << "\n";
     else if (r.metrics.separation_iteration >= 0)
       out << ", separated after iteration " << r.metrics.separation_iteration << "\n";
     else

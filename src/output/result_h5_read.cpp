@@ -56,8 +56,8 @@ MethodDataset read_dataset(const Reader& in, const std::string& file_path, const
 }
 
 /// Every attribute of `object` as a fact named prefix + attribute name (strings, floats as double, integers as int64).
-void read_facts(const Reader& in, const std::string& object, const std::string& prefix, const std::set<std::string>& skip,
-                std::vector<MethodFact>& facts) {
+void read_facts(const Reader& in, const std::string& object, const std::string& prefix,
+                const std::set<std::string>& skip, std::vector<MethodFact>& facts) {
   for (const std::string& name : in.attr_names(object.c_str())) {
     if (skip.count(name) != 0) continue;
     MethodFact f;
@@ -111,7 +111,8 @@ void read_old_layout(const Reader& in, MethodResult& r) {
   r.method = "bandit";
   r.importance_meaning = "posterior mean";
   r.importance = in.read_1d<double>("posterior_mean");
-  if (r.importance.size() != p) in.fail(detail::concat("/posterior_mean must have one entry per feature name (", p, ")"));
+  if (r.importance.size() != p)
+    in.fail(detail::concat("/posterior_mean must have one entry per feature name (", p, ")"));
   rank_by_importance(r);
   if (in.has("trajectory")) {
     std::size_t rows = 0;
@@ -125,8 +126,8 @@ void read_old_layout(const Reader& in, MethodResult& r) {
       in.fail(detail::concat("/", d.name, " must be float64 with one entry per feature name (", p, ")"));
   }
   r.feature_columns = {"alpha", "beta"};
-  const std::set<std::string> neutral = {"feature_names", "posterior_mean", "selected", "trajectory",
-                                         "truth",         "resume_stop_key", "alpha",   "beta"};
+  const std::set<std::string> neutral = {"feature_names", "posterior_mean",  "selected", "trajectory",
+                                         "truth",         "resume_stop_key", "alpha",    "beta"};
   read_own(in, ".", neutral, r);
   std::vector<MethodFact> root_facts;  // the bandit's facts that were root attributes
   for (const char* name : {"policy", "estimator"})

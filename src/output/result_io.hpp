@@ -6,15 +6,16 @@
 //
 // result.h5 layout (the layout rule of methods/result.hpp):
 //   root datasets   /feature_names (strings [p]), /importance (float64 [p]), /selected (int32 ids), /rank (int32 [p]),
-//                   /trajectory (float32 [iterations × p], only when the method has one), /truth (int32 ids, when known)
+//                   /trajectory (float32 [iterations × p], only when the method has one), /truth (int32 ids, when
+//                   known)
 //   root attributes version, method, task, data_origin, job, seed (uint64), ranks, threads, iterations (int32),
 //                   stop_reason, importance_meaning; fdp, power, hamming (int64), separation_iteration (int32) when the
 //                   truth is known; every timing (float64, named "*_seconds" or "bytes_sent")
 //   group /<method> the method's own datasets at their names ("evaluations/test_score" is in subgroup evaluations),
 //                   its facts as attributes of the group or of the subgroup before the last '/', and the string
 //                   attribute "feature_columns" (the per-feature datasets summary.csv and inspect show, joined by ",")
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 

@@ -93,18 +93,21 @@ RunDirectory::RunDirectory(std::string dir, const std::string& job_path) : dir_(
     // The lock itself is held; the holder text is only for the message of a refused second run.
   }
   // Staged files of a run killed while committing are of no use: the set they belonged to was never complete.
-  for (const auto& name : {"result.h5", "summary.csv", "run.json"}) fs::remove(path(std::string(name) + kStagedSuffix), ec);
+  for (const auto& name : {"result.h5", "summary.csv", "run.json"})
+    fs::remove(path(std::string(name) + kStagedSuffix), ec);
 }
 
 RunDirectory::~RunDirectory() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock; the file stays (removing it would race a new run)
 }
 
-std::string RunDirectory::path(const std::string& name) const { return (fs::path(dir_) / name).string(); }
+std::string RunDirectory::path(const std::string& name) const {
+  return (fs::path(dir_) / name).string();
+}
 
 const std::vector<std::string>& RunDirectory::output_names() {
-  static const std::vector<std::string> names = {"result.h5", "summary.csv", "run.json", "checkpoint.h5",
-                                                 "banditfs.log", kLockName};
+  static const std::vector<std::string> names = {"result.h5",     "summary.csv",  "run.json",
+                                                 "checkpoint.h5", "banditfs.log", kLockName};
   return names;
 }
 
@@ -121,7 +124,8 @@ void RunDirectory::refuse_input_among_outputs(const std::string& input, const st
 
 void RunDirectory::commit(const MethodResult& result) const {
   const std::string h5 = path("result.h5"), csv = path("summary.csv"), json = path("run.json");
-  const std::string staged_h5 = h5 + kStagedSuffix, staged_csv = csv + kStagedSuffix, staged_json = json + kStagedSuffix;
+  const std::string staged_h5 = h5 + kStagedSuffix, staged_csv = csv + kStagedSuffix,
+                    staged_json = json + kStagedSuffix;
   auto discard_staged = [&] {
     std::error_code ec;
     for (const auto* staged : {&staged_h5, &staged_csv, &staged_json}) fs::remove(*staged, ec);
@@ -150,14 +154,16 @@ void check_result_set(const std::string& result_path) {
     std::ifstream in(json_path);
     manifest = nlohmann::json::parse(in);
   } catch (const std::exception&) {
-    throw InputError("'" + json_path.string() + "' beside '" + result_path + "' is not valid JSON: the output set is torn");
+    throw InputError("'" + json_path.string() + "' beside '" + result_path +
+                     "' is not valid JSON: the output set is torn");
   }
   if (!manifest.contains("outputs")) return;  // written before the outputs were pinned
   for (const auto& entry : manifest["outputs"]) {
     if (entry.value("name", "") != "result.h5") continue;
     const FileDigest actual = digest_file(result_path, "result.h5");
     if (actual.bytes != entry.value("bytes", std::uintmax_t{0}) || actual.fnv1a64 != entry.value("fnv1a64", ""))
-      throw InputError("'" + result_path + "' does not match the run.json beside it (size or digest differ): the "
+      throw InputError("'" + result_path +
+                       "' does not match the run.json beside it (size or digest differ): the "
                        "output set is torn — a run ended while writing it. Run the job again to rewrite the set");
   }
 }

@@ -48,10 +48,12 @@ Json method_json(const MethodResult& r, const std::string& path) {
   try {
     manifest = Json::parse(r.manifest_json);
   } catch (const Json::exception& e) {
-    throw Error(detail::concat("cannot write '", path, "': the manifest of method ", r.method, " is not JSON: ", e.what()));
+    throw Error(
+        detail::concat("cannot write '", path, "': the manifest of method ", r.method, " is not JSON: ", e.what()));
   }
   if (!manifest.is_object())
-    throw Error(detail::concat("cannot write '", path, "': the manifest of method ", r.method, " is not a JSON object"));
+    throw Error(
+        detail::concat("cannot write '", path, "': the manifest of method ", r.method, " is not a JSON object"));
   for (auto& [key, value] : manifest.items()) j[key] = value;
   return j;
 }
@@ -117,6 +119,8 @@ void write_run_json(const MethodResult& r, const std::string& path, const std::v
   detail::write_text_atomic(path, j.dump(2) + "\n");
 }
 
-void write_run_json(const MethodResult& r, const std::string& path) { write_run_json(r, path, {}); }
+void write_run_json(const MethodResult& r, const std::string& path) {
+  write_run_json(r, path, {});
+}
 
 }  // namespace bfs

@@ -3,9 +3,8 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "core/error.hpp"
@@ -155,7 +154,9 @@ class SimulatedSource final : public DataSource {
 
 }  // namespace
 
-std::vector<std::string> dgp_names() { return enum_names<Dgp>(); }
+std::vector<std::string> dgp_names() {
+  return enum_names<Dgp>();
+}
 
 double dgp_mean(const std::string& dgp, std::span<const float> x) {
   const Dgp d = parse_dgp(dgp);
@@ -163,7 +164,9 @@ double dgp_mean(const std::string& dgp, std::span<const float> x) {
   return mean_of(d, x.data());
 }
 
-double dgp_noise_variance(const std::string& dgp) { return noise_variance_of(parse_dgp(dgp)); }
+double dgp_noise_variance(const std::string& dgp) {
+  return noise_variance_of(parse_dgp(dgp));
+}
 
 Dataset simulate(const SimulateSpec& spec, int batch) {
   const Dgp dgp = check_spec(spec);
@@ -230,9 +233,11 @@ void check_simulation_fits(std::int64_t rows, std::int64_t cols, const std::stri
   const double bytes = static_cast<double>(rows) * (static_cast<double>(cols) * 4.0 + 8.0);
   if (memory > 0.0 && bytes > memory) {
     char text[256];
-    std::snprintf(text, sizeof(text), "%s ask for %lld rows x %lld features: the data would need %.1f GiB of memory, "
-                  "more than this machine's %.1f GiB", keys.c_str(), static_cast<long long>(rows),
-                  static_cast<long long>(cols), bytes / 1073741824.0, memory / 1073741824.0);
+    std::snprintf(text, sizeof(text),
+                  "%s ask for %lld rows x %lld features: the data would need %.1f GiB of memory, "
+                  "more than this machine's %.1f GiB",
+                  keys.c_str(), static_cast<long long>(rows), static_cast<long long>(cols), bytes / 1073741824.0,
+                  memory / 1073741824.0);
     throw InputError(text);
   }
 }

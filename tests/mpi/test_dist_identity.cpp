@@ -1,10 +1,10 @@
 // Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Every case runs a job distributed over all
 // ranks with arms_per_round G = 1 and G = 4 and, on rank 0, the same job with the local engine (another thread
 // count), and asserts that every deterministic output — posterior, trajectory, evaluation records, selected set — is
-// bit-identical (DESIGN §3 "determinism is a feature"). The distributed run goes through the registry, as the CLI's does.
+// bit-identical (DESIGN §3 "determinism is a feature"). The distributed run goes through the registry, as the CLI's
+// does.
 #define BOOST_TEST_MODULE dist_identity
 #include <boost/test/unit_test.hpp>
-
 #include <cstring>
 #include <memory>
 

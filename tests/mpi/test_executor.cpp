@@ -3,7 +3,6 @@
 // fails the map on every rank instead of leaving one waiting.
 #define BOOST_TEST_MODULE executor
 #include <boost/test/unit_test.hpp>
-
 #include <memory>
 #include <set>
 #include <stdexcept>

@@ -3,7 +3,6 @@
 // (a LocalExecutor on 2 threads) — with all rows as outer rows and with an outer subsample.
 #define BOOST_TEST_MODULE first_identity
 #include <boost/test/unit_test.hpp>
-
 #include <memory>
 
 #include "config/schema.hpp"
@@ -49,11 +48,13 @@ void check_job(const std::string& text) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(friedman1_all_rows_as_outer_rows) {
-  check_job("[method]\nname = \"first\"\n[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 150\np = 12\n"
-            "[run]\nseed = 4\n");
+  check_job(
+      "[method]\nname = \"first\"\n[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 150\np = 12\n"
+      "[run]\nseed = 4\n");
 }
 
 BOOST_AUTO_TEST_CASE(friedman1_outer_subsample_fast_forward) {
-  check_job("[method]\nname = \"first\"\nouter_samples = 60\nforward = \"fast\"\n[data]\nsource = \"simulate\"\n"
-            "dgp = \"friedman1\"\nn = 150\np = 12\n[run]\nseed = 5\n");
+  check_job(
+      "[method]\nname = \"first\"\nouter_samples = 60\nforward = \"fast\"\n[data]\nsource = \"simulate\"\n"
+      "dgp = \"friedman1\"\nn = 150\np = 12\n[run]\nseed = 5\n");
 }

@@ -20,7 +20,9 @@ template <class T>
 struct IsOptional<std::optional<T>> : std::true_type {};
 /// The enum a key holds, directly or as std::optional<enum>; void otherwise.
 template <class T>
-struct EnumOf { using type = std::conditional_t<std::is_enum_v<T>, T, void>; };
+struct EnumOf {
+  using type = std::conditional_t<std::is_enum_v<T>, T, void>;
+};
 template <class T>
 struct EnumOf<std::optional<T>> : EnumOf<T> {};
 
@@ -39,7 +41,8 @@ void visit(DataConfig& c, V& v) {
   v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
   v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
-  v("positive_label", c.positive_label, text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
+  v("positive_label", c.positive_label,
+    text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
 }
 
 template <class V>
@@ -47,8 +50,9 @@ void visit(RewardConfig& c, V& v) {
   v("rule", c.rule, text("score -> 0/1 reward"));
   v("threshold", c.threshold, range(0, 1, "nu: importance threshold (absolute: R^2 drop; relative: drop/|R^2|)"));
   v("repeats", c.repeats, range(1, 10000, "B: permutation repeats (Algorithm 3)"));
-  v("metric", c.metric, text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
-                             "for binary, r2 for regression)"));
+  v("metric", c.metric,
+    text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
+         "for binary, r2 for regression)"));
   v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
   v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
   v("groups", c.groups, text("bundles of feature names permuted together"));
@@ -153,10 +157,14 @@ void visit(MlpParams& c, V& v) {
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {
   switch (c.name) {
-    case EstimatorName::Lasso: return visit(c.lasso, v);
-    case EstimatorName::RandomForest: return visit(c.random_forest, v);
-    case EstimatorName::Gbm: return visit(c.gbm, v);
-    case EstimatorName::Mlp: return visit(c.mlp, v);
+    case EstimatorName::Lasso:
+      return visit(c.lasso, v);
+    case EstimatorName::RandomForest:
+      return visit(c.random_forest, v);
+    case EstimatorName::Gbm:
+      return visit(c.gbm, v);
+    case EstimatorName::Mlp:
+      return visit(c.mlp, v);
   }
 }
 

@@ -3,13 +3,14 @@
 // keys and checking bounds — each a template over the key's type, walked by the visit() declarations of
 // config/detail/schema_sections.hpp — and ErasedVisitor, which lets the same visitors walk a method's parameters
 // through config/method_params.hpp's KeyVisitor. Included only by config/schema*.cpp.
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
-#include <toml++/toml.h>
 #include <vector>
 
 #include "config/detail/schema_sections.hpp"
@@ -58,12 +59,16 @@ inline std::string join(const std::vector<std::string>& items) {
 
 inline std::string show(const toml::node& node) {
   std::ostringstream out;
-  if (node.is_string()) out << '"' << *node.value<std::string>() << '"';
-  else if (node.is_table()) out << "a table";
-  else if (node.is_array()) out << "an array";
-  else node.visit([&](auto&& value) {
-    if constexpr (toml::is_value<decltype(value)>) out << value;
-  });
+  if (node.is_string())
+    out << '"' << *node.value<std::string>() << '"';
+  else if (node.is_table())
+    out << "a table";
+  else if (node.is_array())
+    out << "an array";
+  else
+    node.visit([&](auto&& value) {
+      if constexpr (toml::is_value<decltype(value)>) out << value;
+    });
   return out.str();
 }
 
@@ -92,8 +97,8 @@ class TableReader {
       if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
         continue;
       std::vector<std::string> known(known_.begin(), known_.end());
-      throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name + "' (valid keys in [" + section_ +
-                        "]: " + join(known) + ")");
+      throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name +
+                        "' (valid keys in [" + section_ + "]: " + join(known) + ")");
     }
   }
 
@@ -117,7 +122,7 @@ class TableReader {
     value = *s;
   }
   template <class E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   void read(const char* key, const toml::node& node, E& value, const Spec&) {
     auto s = node.value<std::string>();
     if (!node.is_string() || !s) wrong_type(key, node, "a string");
@@ -143,7 +148,7 @@ class TableReader {
     check_range(key, value, spec);
   }
   template <class Int>
-    requires std::is_integral_v<Int>
+  requires std::is_integral_v<Int>
   void read(const char* key, const toml::node& node, Int& value, const Spec& spec) {
     if (!node.is_integer()) wrong_type(key, node, "an integer");
     const std::int64_t x = *node.value<std::int64_t>();
@@ -231,8 +236,10 @@ class TableWriter {
     } else {
       toml::array array;
       for (const auto& item : value) {
-        if constexpr (std::is_integral_v<std::decay_t<decltype(item)>>) array.push_back(static_cast<std::int64_t>(item));
-        else array.push_back(item);
+        if constexpr (std::is_integral_v<std::decay_t<decltype(item)>>)
+          array.push_back(static_cast<std::int64_t>(item));
+        else
+          array.push_back(item);
       }
       table_.insert_or_assign(key, std::move(array));
     }
@@ -249,8 +256,10 @@ class KeyDescriber {
   void operator()(const char* key, T&, const Spec& spec) {
     out_ << "  " << section_ << "." << key;
     using E = typename EnumOf<T>::type;
-    if constexpr (!std::is_void_v<E>) out_ << "  (" << join(enum_names<E>()) << ")";
-    else if (!spec.choices.empty()) out_ << "  (" << join(spec.choices) << ")";
+    if constexpr (!std::is_void_v<E>)
+      out_ << "  (" << join(enum_names<E>()) << ")";
+    else if (!spec.choices.empty())
+      out_ << "  (" << join(spec.choices) << ")";
     else if (spec.min > -kInf || spec.max < kInf)
       out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
            << (spec.max_exclusive ? ")" : "]");

@@ -90,7 +90,8 @@ class Reader {
     const auto dims = shape(dset.get(), name);
     if (dims.size() != 1) fail(bfs::detail::concat("/", name, " is not one-dimensional"));
     H5Handle type = bfs::detail::h5_type(H5Dget_type(dset.get()));
-    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING) fail(bfs::detail::concat("/", name, " is not strings"));
+    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
+      fail(bfs::detail::concat("/", name, " is not strings"));
     std::vector<std::string> out(dims[0]);
     if (out.empty()) return out;
     if (H5Tis_variable_str(type.get()) > 0) {
@@ -145,7 +146,8 @@ class Reader {
   std::vector<double> read_2d_double(const std::string& name, std::size_t cols, std::size_t& rows) const {
     H5Handle dset = open(name);
     const auto dims = shape(dset.get(), name);
-    if (dims.size() != 2 || dims[1] != cols) fail(bfs::detail::concat("/", name, " is not a [rows x ", cols, "] matrix"));
+    if (dims.size() != 2 || dims[1] != cols)
+      fail(bfs::detail::concat("/", name, " is not a [rows x ", cols, "] matrix"));
     rows = dims[0];
     std::vector<double> data(dims[0] * dims[1]);
     if (!data.empty() && H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
@@ -202,7 +204,8 @@ class Reader {
     std::size_t count = 1;
     for (hsize_t d : dims) count *= static_cast<std::size_t>(d);
     H5Handle type = bfs::detail::h5_type(H5Dget_type(dset.get()));
-    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING) fail(bfs::detail::concat("/", name, " is not strings"));
+    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
+      fail(bfs::detail::concat("/", name, " is not strings"));
     std::vector<std::string> out(count);
     if (out.empty()) return out;
     if (H5Tis_variable_str(type.get()) > 0) {

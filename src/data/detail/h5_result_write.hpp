@@ -61,9 +61,9 @@ inline void write_strings(hid_t loc, const char* name, const std::vector<std::st
   const hsize_t dims[1] = {strings.size()};
   H5Handle space = bfs::detail::h5_space(check_id(H5Screate_simple(1, dims, nullptr), name));
   H5Handle dcpl = untimed_dcpl();
-  H5Handle dset =
-      bfs::detail::h5_dataset(check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                                  bfs::detail::concat("create dataset ", name)));
+  H5Handle dset = bfs::detail::h5_dataset(
+      check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               bfs::detail::concat("create dataset ", name)));
   if (!strings.empty()) {
     check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
           bfs::detail::concat("write dataset ", name));
@@ -130,8 +130,8 @@ inline void write_nd(hid_t loc, const char* name, const std::vector<T>& data, co
   for (hsize_t d : extent) count *= static_cast<std::size_t>(d);
   if (count != data.size())
     throw Error(bfs::detail::concat(name, " has ", data.size(), " values, not the ", count, " of its shape"));
-  H5Handle space = bfs::detail::h5_space(
-      check_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr), name));
+  H5Handle space =
+      bfs::detail::h5_space(check_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr), name));
   H5Handle dcpl = untimed_dcpl();
   H5Handle dset = bfs::detail::h5_dataset(
       check_id(H5Dcreate2(loc, name, H5Types<T>::file(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
@@ -160,12 +160,12 @@ inline void write_strings_nd(hid_t loc, const char* name, const std::vector<std:
   check(H5Tset_size(type.get(), width), "string size");
   check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "string padding");
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
-  H5Handle space = bfs::detail::h5_space(
-      check_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr), name));
+  H5Handle space =
+      bfs::detail::h5_space(check_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr), name));
   H5Handle dcpl = untimed_dcpl();
-  H5Handle dset =
-      bfs::detail::h5_dataset(check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                                  bfs::detail::concat("create dataset ", name)));
+  H5Handle dset = bfs::detail::h5_dataset(
+      check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+               bfs::detail::concat("create dataset ", name)));
   if (!strings.empty()) {
     check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
           bfs::detail::concat("write dataset ", name));
@@ -175,8 +175,8 @@ inline void write_strings_nd(hid_t loc, const char* name, const std::vector<std:
 inline H5Handle untimed_group(hid_t loc, const char* name) {
   H5Handle gcpl = bfs::detail::h5_plist(check_id(H5Pcreate(H5P_GROUP_CREATE), "group properties"));
   check(H5Pset_obj_track_times(gcpl.get(), 0), "disable time tracking");
-  return bfs::detail::h5_group(
-      check_id(H5Gcreate2(loc, name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), bfs::detail::concat("create group ", name)));
+  return bfs::detail::h5_group(check_id(H5Gcreate2(loc, name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
+                                        bfs::detail::concat("create group ", name)));
 }
 
 template <class T>
@@ -184,7 +184,7 @@ inline void write_attr(hid_t loc, const char* name, T value) {
   H5Handle space = bfs::detail::h5_space(check_id(H5Screate(H5S_SCALAR), name));
   H5Handle attr =
       bfs::detail::h5_attr(check_id(H5Acreate2(loc, name, H5Types<T>::file(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                               bfs::detail::concat("create attribute ", name)));
+                                    bfs::detail::concat("create attribute ", name)));
   check(H5Awrite(attr.get(), H5Types<T>::mem(), &value), bfs::detail::concat("write attribute ", name));
 }
 
@@ -195,8 +195,9 @@ inline void write_attr(hid_t loc, const char* name, const std::string& value) {
   check(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
   H5Handle space = bfs::detail::h5_space(check_id(H5Screate(H5S_SCALAR), name));
-  H5Handle attr = bfs::detail::h5_attr(check_id(H5Acreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                                           bfs::detail::concat("create attribute ", name)));
+  H5Handle attr =
+      bfs::detail::h5_attr(check_id(H5Acreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                    bfs::detail::concat("create attribute ", name)));
   const char* data = value.c_str();
   check(H5Awrite(attr.get(), type.get(), &data), bfs::detail::concat("write attribute ", name));
 }

@@ -43,7 +43,8 @@ std::vector<double> log_path(double lambda_max, int n_lambdas, double ratio);
 /// Test rows of X on a training fold's scale: (x − mean)/sd, 0 for the fold's constant columns.
 Eigen::MatrixXd standardise_rows(const Matrix& X, const std::vector<Index>& rows, const Standardised& s);
 
-/// The k CV folds of n rows: fold of row perm[i] is i mod k (perm drawn from the fit's stream). fold[f] = {train, test}.
+/// The k CV folds of n rows: fold of row perm[i] is i mod k (perm drawn from the fit's stream). fold[f] = {train,
+/// test}.
 struct Fold {
   std::vector<Index> train, test;
 };
@@ -55,8 +56,8 @@ struct CvChoice {
   std::vector<double> mean, se;
   std::size_t chosen = 0;
 };
-CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<double>& fold_size, int k,
-                       std::size_t m, bool one_se);
+CvChoice choose_lambda(const std::vector<double>& fold_loss, const std::vector<double>& fold_size, int k, std::size_t m,
+                       bool one_se);
 
 /// The L1-penalised logistic regression fit of make_lasso(params, Task::Binary) (logistic_lasso.cpp).
 std::unique_ptr<LassoModel> fit_logistic_lasso(const LassoParams& params, const Matrix& X, const Vector& y,

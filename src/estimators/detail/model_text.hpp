@@ -31,15 +31,16 @@ inline double parse_double(std::istream& in, std::string_view estimator, const c
 }
 
 /// Reads one integer in [lo, hi]; InputError naming the estimator and the field otherwise.
-inline long long parse_int(std::istream& in, std::string_view estimator, const char* what, long long lo,
-                           long long hi) {
+inline long long parse_int(std::istream& in, std::string_view estimator, const char* what, long long lo, long long hi) {
   long long v = 0;
   if (!(in >> v) || v < lo || v > hi) throw InputError(concat(estimator, ": serialized model has a bad ", what));
   return v;
 }
 
 /// The link a model applies to its margin, as one word ("identity", "logistic").
-inline const char* link_name(Link link) { return link == Link::Logistic ? "logistic" : "identity"; }
+inline const char* link_name(Link link) {
+  return link == Link::Logistic ? "logistic" : "identity";
+}
 
 inline Link parse_link(std::istream& in, std::string_view estimator) {
   std::string token;

@@ -13,7 +13,22 @@
 namespace bfs::gkx::detail {
 
 /// Latent factors shared by characteristics (stock level, persistent over months).
-enum class Factor : unsigned char { None, Size, Vol, Mom, Value, Prof, Invest, Liq, Accr, Lever, BsLiq, ChBs, Rd, Count };
+enum class Factor : unsigned char {
+  None,
+  Size,
+  Vol,
+  Mom,
+  Value,
+  Prof,
+  Invest,
+  Liq,
+  Accr,
+  Lever,
+  BsLiq,
+  ChBs,
+  Rd,
+  Count
+};
 inline constexpr int kFactorCount = static_cast<int>(Factor::Count);
 
 /// How the raw value is made from z (p1, p2, p3 are the kind's parameters).

@@ -58,10 +58,10 @@ struct TreeIndex {
   bool strict_less = false;
   std::vector<Node> nodes;
   std::vector<std::uint8_t> default_left;
-  std::vector<std::int32_t> root;    ///< global index of each tree's root
-  std::vector<double> leaf;          ///< n × T leaf values, row-major
-  std::vector<std::int64_t> offset;  ///< p + 1 offsets into entries (and tree_end)
-  std::vector<PathEntry> entries;    ///< grouped by column, each sorted by (row, tree, node)
+  std::vector<std::int32_t> root;      ///< global index of each tree's root
+  std::vector<double> leaf;            ///< n × T leaf values, row-major
+  std::vector<std::int64_t> offset;    ///< p + 1 offsets into entries (and tree_end)
+  std::vector<PathEntry> entries;      ///< grouped by column, each sorted by (row, tree, node)
   std::vector<std::int32_t> tree_end;  ///< per entry: end of its (row, tree) run, relative to its column's list
   /// p × (n + 1): where row i's entries start in column c's list (row_start[c·(n + 1) + i], relative to the list)
   std::vector<std::int32_t> row_start;
@@ -87,11 +87,9 @@ struct TreeIndex {
   /// Bytes held by the vectors (their capacity).
   [[nodiscard]] std::size_t bytes() const {
     const auto held = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    return held(nodes) + held(default_left) + held(root) + held(leaf) + held(offset) + held(entries) +
-           held(tree_end) + held(row_start) + held(memo) + held(memo_value) + held(resume_next) +
-           held(resume_value) + held(flip_threshold) +
-           held(flip_left) + held(prefix_double) +
-           held(prefix_float);
+    return held(nodes) + held(default_left) + held(root) + held(leaf) + held(offset) + held(entries) + held(tree_end) +
+           held(row_start) + held(memo) + held(memo_value) + held(resume_next) + held(resume_value) +
+           held(flip_threshold) + held(flip_left) + held(prefix_double) + held(prefix_float);
   }
 };
 
@@ -102,7 +100,8 @@ constexpr std::size_t kKeepIndexBytes = std::size_t{64} << 20;
 /// predict_tree()'s decision at one node: NaN follows the default direction, else x < t (strict) or x <= t.
 template <bool Strict>
 inline bool goes_left(const TreeIndex& index, std::int32_t node, float x, float t) {
-  if (std::isnan(x)) [[unlikely]] return index.default_left[node] != 0;
+  if (std::isnan(x)) [[unlikely]]
+    return index.default_left[node] != 0;
   return Strict ? x < t : x <= t;
 }
 
@@ -140,7 +139,6 @@ std::int32_t walk_to_group(const TreeIndex& index, std::int32_t node, const floa
     node = nd.left + (goes_left<Strict>(index, node, row[nd.feature], nd.threshold) ? 0 : 1);
   }
 }
-
 
 /// tree_end of a list sorted by (row, tree, node): for each entry, the index just past its (row, tree) run.
 void fill_tree_end(std::span<const PathEntry> entries, std::int32_t* tree_end);

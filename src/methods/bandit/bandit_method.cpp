@@ -31,6 +31,8 @@ class BanditMethod final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_bandit_method() { return std::make_unique<BanditMethod>(); }
+std::unique_ptr<Method> make_bandit_method() {
+  return std::make_unique<BanditMethod>();
+}
 
 }  // namespace bfs

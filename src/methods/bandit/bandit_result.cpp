@@ -26,7 +26,8 @@ nlohmann::ordered_json tuning_json(const TuningReport& t) {
     r["std_r2"] = t.std_r2[i];
     return r;
   };
-  if (t.chosen >= 0 && static_cast<std::size_t>(t.chosen) < t.points()) j["chosen"] = row(static_cast<std::size_t>(t.chosen));
+  if (t.chosen >= 0 && static_cast<std::size_t>(t.chosen) < t.points())
+    j["chosen"] = row(static_cast<std::size_t>(t.chosen));
   Json table = Json::array();
   for (std::size_t i = 0; i < t.points(); ++i) table.push_back(row(i));
   j["table"] = std::move(table);

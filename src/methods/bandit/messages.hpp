@@ -29,13 +29,13 @@ struct ModelMessage {
 /// One member's share of one arm: reward bits for some of the arm's columns.
 struct ArmPiece {
   std::int32_t slot = 0;
-  bool from_leader = false;           ///< the leader's piece carries r2 and the fit/split times
+  bool from_leader = false;  ///< the leader's piece carries r2 and the fit/split times
   double test_score = 0.0;
   double fit_seconds = 0.0;
   double split_seconds = 0.0;
   double importance_seconds = 0.0;
-  double broadcast_seconds = 0.0;     ///< time in the model broadcast
-  std::vector<std::uint32_t> columns;  ///< arm column indices, ascending
+  double broadcast_seconds = 0.0;          ///< time in the model broadcast
+  std::vector<std::uint32_t> columns;      ///< arm column indices, ascending
   std::vector<std::uint64_t> reward_bits;  ///< bit i = reward of columns[i]
 };
 

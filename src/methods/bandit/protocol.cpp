@@ -4,13 +4,13 @@
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
-#include "methods/bandit/messages.hpp"
-#include "methods/registry.hpp"
 #include "engine/arm_evaluation.hpp"
 #include "engine/data_sources.hpp"
 #include "engine/partitioning.hpp"
 #include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
+#include "methods/bandit/messages.hpp"
+#include "methods/registry.hpp"
 
 namespace bfs::bandit {
 
@@ -126,9 +126,9 @@ class Worker {
     if (period == loaded_period_) return;
     data_ = source_->load_period(period);
     loaded_period_ = period;
-    check_period(data_, job_, job_.bandit.mode == Mode::Online
-                                  ? "period " + std::to_string(period) + " of " + source_->describe()
-                                  : source_->describe());
+    check_period(data_, job_,
+                 job_.bandit.mode == Mode::Online ? "period " + std::to_string(period) + " of " + source_->describe()
+                                                  : source_->describe());
   }
 
   void evaluate_slot(std::int32_t round, int slot, const FeatureSet& arm, WorkerReport& report) {
@@ -210,7 +210,8 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
     if (job.tuning.enabled) {
       // Rank 0 tunes (or restores its checkpoint's choice) and sends the tuned estimator section; all ranks then
       // fit the same.
-      tuned.estimator = parse_job(methods::catalog(), world.broadcast(std::string(), kCoordinator), "the tuned job").estimator;
+      tuned.estimator =
+          parse_job(methods::catalog(), world.broadcast(std::string(), kCoordinator), "the tuned job").estimator;
     }
     // The coordinator is not in any group: it splits off alone (colour = groups) so the split is collective.
     Worker worker(world, tuned, context);

@@ -12,8 +12,8 @@ FirstOutcome run_first(const TotalIndex& t, const FirstSettings& settings, Execu
   double explained = 0.0;  // V̂_∅ = 0
   const std::size_t cap = settings.max_selected == 0 ? p : std::min(p, settings.max_selected);
   for (std::int32_t step = 1; a.size() < cap && !candidates.empty(); ++step) {
-    const auto outer = outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase,
-                                  static_cast<std::uint64_t>(step));
+    const auto outer =
+        outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
     const auto estimates = executor.map(candidates.size(), [&](std::size_t c) {
       std::vector<std::size_t> u = a;
       u.push_back(candidates[c]);

@@ -15,17 +15,17 @@
 namespace bfs::first {
 
 struct FirstSettings {
-  std::size_t n_outer = 0;    ///< N_O (0 = all rows)
-  bool fast = false;          ///< FIRST-FAST
+  std::size_t n_outer = 0;       ///< N_O (0 = all rows)
+  bool fast = false;             ///< FIRST-FAST
   std::size_t max_selected = 0;  ///< 0 = no cap
   std::uint64_t seed = 0;
 };
 
 struct FirstOutcome {
-  std::vector<std::size_t> forward;      ///< features in the order the forward selection added them
-  std::vector<double> forward_explained; ///< V̂_A after each addition
-  BackwardResult backward;               ///< NANNE-BE on the forward set
-  std::vector<double> psi;               ///< ψ̂, p entries
+  std::vector<std::size_t> forward;       ///< features in the order the forward selection added them
+  std::vector<double> forward_explained;  ///< V̂_A after each addition
+  BackwardResult backward;                ///< NANNE-BE on the forward set
+  std::vector<double> psi;                ///< ψ̂, p entries
 };
 
 /// Called after each forward step with (step, |A|) — progress only.

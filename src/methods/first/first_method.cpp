@@ -18,7 +18,9 @@ namespace bfs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 /// Column-major copy of X, each column centred and scaled by its sd (divisor N − 1) when `standardize`; a constant
 /// column becomes 0. Returns the number of constant columns.
@@ -31,7 +33,8 @@ std::size_t standardised_columns(const Dataset& data, bool standardize, first::d
   std::size_t constant = 0;
   for (std::size_t j = 0; j < p; ++j) {
     double* column = out.values.data() + j * n;
-    for (std::size_t r = 0; r < n; ++r) column[r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
+    for (std::size_t r = 0; r < n; ++r)
+      column[r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
     if (!standardize) continue;
     double sum = 0.0;
     for (std::size_t r = 0; r < n; ++r) sum += column[r];
@@ -50,8 +53,8 @@ std::size_t inner_samples(const first::FirstParams& params, const std::vector<do
   const std::set<double> values(y.begin(), y.end());
   if (values.size() < 2) throw InputError(origin + ": y is constant: FIRST has no variance to explain");
   const std::size_t n = y.size();
-  const std::size_t inner = params.inner_samples > 0 ? static_cast<std::size_t>(params.inner_samples)
-                                                     : (values.size() == 2 ? 3 : 2);
+  const std::size_t inner =
+      params.inner_samples > 0 ? static_cast<std::size_t>(params.inner_samples) : (values.size() == 2 ? 3 : 2);
   if (inner >= n)
     throw InputError("method.inner_samples: N_I = " + std::to_string(inner) + " needs more rows than " + origin +
                      " has (N = " + std::to_string(n) + ")");
@@ -140,7 +143,8 @@ class FirstMethod final : public Method {
     settings.fast = params.forward == "fast";
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
-    const std::int32_t total = static_cast<std::int32_t>(settings.max_selected ? std::min<std::size_t>(settings.max_selected, t.cols()) : t.cols());
+    const std::int32_t total = static_cast<std::int32_t>(
+        settings.max_selected ? std::min<std::size_t>(settings.max_selected, t.cols()) : t.cols());
     const auto on_step = [&](std::int32_t step, std::size_t selected) {
       if (!run.on_round || run.comm.rank() != 0) return;
       RoundReport report;
@@ -161,6 +165,8 @@ class FirstMethod final : public Method {
 
 }  // namespace
 
-std::unique_ptr<Method> make_first_method() { return std::make_unique<FirstMethod>(); }
+std::unique_ptr<Method> make_first_method() {
+  return std::make_unique<FirstMethod>();
+}
 
 }  // namespace bfs

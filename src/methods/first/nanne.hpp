@@ -53,10 +53,10 @@ NanneResult nanne(const TotalIndex& t, const std::vector<std::size_t>& a, std::s
                   Executor& executor);
 
 struct BackwardResult {
-  std::vector<std::size_t> kept;       ///< the features left, in A's order
-  std::vector<double> indices;         ///< their Ŝ of the last pass
+  std::vector<std::size_t> kept;         ///< the features left, in A's order
+  std::vector<double> indices;           ///< their Ŝ of the last pass
   std::vector<std::int32_t> dropped_in;  ///< per feature of A (A's order): the pass that dropped it, 0 = kept
-  double noise_var = 0.0;              ///< T̂_ε of the last pass
+  double noise_var = 0.0;                ///< T̂_ε of the last pass
   std::int32_t passes = 0;
 };
 /// Algorithm 2 on `a`; pass k (1-based) uses outer_rows(…, kBackwardPhase, k).

@@ -21,7 +21,9 @@ inline std::size_t value_count(const MethodDataset& d) {
 }
 
 /// The dataset holding feature column `name`, or nullptr.
-inline const MethodDataset* feature_column(const MethodResult& r, const std::string& name) { return r.dataset(name); }
+inline const MethodDataset* feature_column(const MethodResult& r, const std::string& name) {
+  return r.dataset(name);
+}
 
 /// Empty when the per-feature parts agree with the p feature names (importance, rank, selected, truth, feature
 /// columns); otherwise what is wrong.
@@ -32,16 +34,18 @@ inline std::string per_feature_problem(const MethodResult& r) {
   if (!r.rank.empty() && r.rank.size() != p)
     return concat("rank has ", r.rank.size(), " values, not one per feature (", p, ")");
   for (FeatureId k : r.selected)
-    if (k < 0 || static_cast<std::size_t>(k) >= p) return concat("selected feature ", k, " is out of range (p = ", p, ")");
+    if (k < 0 || static_cast<std::size_t>(k) >= p)
+      return concat("selected feature ", k, " is out of range (p = ", p, ")");
   if (r.metrics.known)
     for (FeatureId k : r.truth)
-      if (k < 0 || static_cast<std::size_t>(k) >= p) return concat("true feature ", k, " is out of range (p = ", p, ")");
+      if (k < 0 || static_cast<std::size_t>(k) >= p)
+        return concat("true feature ", k, " is out of range (p = ", p, ")");
   for (const auto& name : r.feature_columns) {
     const MethodDataset* d = feature_column(r, name);
     if (d == nullptr) return concat("feature column '", name, "' is not one of the method's datasets");
     if (value_count(*d) != p || d->shape.size() > 1)
-      return concat("feature column '", name, "' has ", value_count(*d), " values in ", d->shape.size() > 1 ? "a multi-dimensional" : "one",
-                    " dataset, not one per feature (", p, ")");
+      return concat("feature column '", name, "' has ", value_count(*d), " values in ",
+                    d->shape.size() > 1 ? "a multi-dimensional" : "one", " dataset, not one per feature (", p, ")");
   }
   return {};
 }
@@ -71,8 +75,8 @@ inline void validate_for_h5(const MethodResult& r, const std::string& path) {
   validate_per_feature(r, path);
   auto fail = [&](const auto&... parts) { throw Error(concat("cannot write '", path, "': ", parts...)); };
   const std::size_t p = r.feature_names.size();
-  static const std::set<std::string> root_names = {"feature_names", "importance", "selected", "rank", "trajectory",
-                                                   "truth"};
+  static const std::set<std::string> root_names = {"feature_names", "importance", "selected",
+                                                   "rank",          "trajectory", "truth"};
   if (r.method.empty() || r.method.find('/') != std::string::npos || r.method == "." || r.method == ".." ||
       root_names.count(r.method) != 0)
     fail("the method name '", r.method, "' cannot name its group");

@@ -29,7 +29,8 @@ MethodCatalog test_catalog() {
   return {bandit, demo};
 }
 
-JobConfig parse_job(const std::string& text, const std::string& origin, const std::vector<std::string>& overrides = {}) {
+JobConfig parse_job(const std::string& text, const std::string& origin,
+                    const std::vector<std::string>& overrides = {}) {
   return bfs::parse_job(test_catalog(), text, origin, overrides);
 }
 
@@ -69,7 +70,8 @@ threshold = 0.04
 policy = "ts"
 iterations = 500
 stop = "truth"
-)", "job.toml");
+)",
+                                  "job.toml");
   BOOST_TEST(name_of(job.data.dgp) == "friedman3");
   BOOST_TEST(job.data.p == 500);
   BOOST_TEST(name_of(job.estimator.name) == "lasso");
@@ -120,7 +122,8 @@ BOOST_AUTO_TEST_CASE(cross_field_rules_are_checked) {
   BOOST_TEST(contains(error_of("[reward]\nrule = \"lasso-nonzero\"\n"), "lasso-nonzero"));
   BOOST_TEST(contains(error_of("[data]\nsource = \"hdf5\"\n"), "data.path"));
   BOOST_TEST(contains(error_of("[data]\nsource = \"csv\"\npath = \"x.csv\"\n"), "data.target"));
-  BOOST_TEST(contains(error_of("[estimator]\nname = \"mlp\"\nhidden = [16, 0]\n"), "estimator.hidden = 0 is out of range"));
+  BOOST_TEST(
+      contains(error_of("[estimator]\nname = \"mlp\"\nhidden = [16, 0]\n"), "estimator.hidden = 0 is out of range"));
   BOOST_TEST(contains(error_of("[estimator]\nname = \"mlp\"\nhidden = [16, 2.5]\n"), "estimator.hidden"));
 }
 
@@ -136,8 +139,9 @@ BOOST_AUTO_TEST_CASE(overrides_are_applied_and_checked) {
 }
 
 BOOST_AUTO_TEST_CASE(the_canonical_dump_parses_back_to_the_same_job) {
-  const JobConfig job = parse_job("[estimator]\nname = \"mlp\"\nhidden = [16, 8]\n[reward]\ngroups = [[\"x1\", \"x2\"]]\n",
-                                  "job.toml", {"run.seed=42"});
+  const JobConfig job =
+      parse_job("[estimator]\nname = \"mlp\"\nhidden = [16, 8]\n[reward]\ngroups = [[\"x1\", \"x2\"]]\n", "job.toml",
+                {"run.seed=42"});
   const std::string text = dump_job(job);
   const JobConfig again = parse_job(text, "dump");
   BOOST_TEST(dump_job(again) == text);
@@ -187,13 +191,16 @@ BOOST_AUTO_TEST_CASE(a_method_takes_only_its_own_keys_and_sections) {
   BOOST_TEST(copy.method.params.as<DemoParams>() != params);
   BOOST_TEST(copy.method.params.as<DemoParams>()->neighbours == 7);
 
-  BOOST_TEST(contains(error_of("[method]\nname = \"nope\"\n"), "method.name = \"nope\" is not one of \"bandit\", \"demo\""));
+  BOOST_TEST(
+      contains(error_of("[method]\nname = \"nope\"\n"), "method.name = \"nope\" is not one of \"bandit\", \"demo\""));
   BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\n[bandit]\niterations = 5\n"),
                       "section [bandit] belongs to method \"bandit\", but method.name = \"demo\""));
   BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\n[estimator]\nname = \"lasso\"\n"),
                       "section [estimator] is not used by method \"demo\""));
-  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nneighbours = 0\n"), "method.neighbours = 0 is out of range"));
-  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nmode = \"slow\"\n"), "method.mode = \"slow\" is not one of"));
+  BOOST_TEST(
+      contains(error_of("[method]\nname = \"demo\"\nneighbours = 0\n"), "method.neighbours = 0 is out of range"));
+  BOOST_TEST(
+      contains(error_of("[method]\nname = \"demo\"\nmode = \"slow\"\n"), "method.mode = \"slow\" is not one of"));
   BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nbogus = 1\n"), "unknown key 'method.bogus'"));
   // The bandit takes no [method] keys besides its name; another method's key is unknown to it.
   BOOST_TEST(contains(error_of("[method]\nneighbours = 3\n"), "unknown key 'method.neighbours'"));

@@ -91,7 +91,8 @@ BOOST_AUTO_TEST_CASE(gather_copies_rows_and_columns) {
   BOOST_TEST(m(2, 1) == d.X(4, 3));
   Vector v = gather(d.y, rows);
   BOOST_TEST(v[1] == d.y[0]);
-  BOOST_TEST(default_feature_names(3) == std::vector<std::string>({"x1", "x2", "x3"}), boost::test_tools::per_element());
+  BOOST_TEST(default_feature_names(3) == std::vector<std::string>({"x1", "x2", "x3"}),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

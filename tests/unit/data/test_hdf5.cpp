@@ -35,7 +35,9 @@ class RawFile {
     H5Dclose(dset);
     H5Sclose(space);
   }
-  void add_x(std::vector<hsize_t> dims, const std::vector<float>& v) { add("X", dims, v, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT); }
+  void add_x(std::vector<hsize_t> dims, const std::vector<float>& v) {
+    add("X", dims, v, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT);
+  }
   void add_y(const std::vector<double>& v) { add("y", {v.size()}, v, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE); }
   void add_i32(const char* name, const std::vector<std::int32_t>& v) {
     add(name, {v.size()}, v, H5T_STD_I32LE, H5T_NATIVE_INT32);
@@ -74,7 +76,8 @@ bool same_bytes(const Matrix& a, const Matrix& b) {
          std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
 }
 bool same_bytes(const Vector& a, const Vector& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 Dataset paneled(Index n = 37, Index p = 6) {

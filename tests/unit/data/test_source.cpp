@@ -1,8 +1,9 @@
 // Data sources: memory and HDF5 sources, offline vs online, noise features, and make_data_source.
+#include <omp.h>
+
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
-#include <omp.h>
 
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
@@ -163,7 +164,8 @@ BOOST_AUTO_TEST_CASE(make_data_source_dispatches_on_data_source) {
   write_hdf5(paneled(), h5);
   c = DataConfig{};
   c.source = SourceKind::Hdf5;
-  expect_error<ConfigError>([&] { make_data_source(c, 1, false); }, "data.path is required when data.source = \"hdf5\"");
+  expect_error<ConfigError>([&] { make_data_source(c, 1, false); },
+                            "data.path is required when data.source = \"hdf5\"");
   c.path = h5;
   BOOST_TEST(make_data_source(c, 1, true)->num_periods() == 3);
   c.features = {"x1"};

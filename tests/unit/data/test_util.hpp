@@ -2,8 +2,8 @@
 // Helpers shared by the data tests: a self-removing temp directory, error-message checks, a small random data set.
 #include <unistd.h>
 
-#include <boost/test/unit_test.hpp>
 #include <atomic>
+#include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>

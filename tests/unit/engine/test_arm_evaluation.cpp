@@ -8,7 +8,9 @@
 using namespace bfs;
 
 namespace {
-Dataset friedman(Index n, Index p, std::uint64_t seed) { return simulate(SimulateSpec{"friedman1", n, p, seed}); }
+Dataset friedman(Index n, Index p, std::uint64_t seed) {
+  return simulate(SimulateSpec{"friedman1", n, p, seed});
+}
 JobConfig lasso_job() {
   JobConfig job;
   job.estimator.name = EstimatorName::Lasso;
@@ -21,7 +23,8 @@ BOOST_AUTO_TEST_CASE(an_empty_arm_is_evaluated_as_nothing) {
   const Dataset data = friedman(100, 10, 1);
   const JobConfig job = lasso_job();
   const auto estimator = make_estimator(job.estimator);
-  const ArmOutcome out = evaluate_arm(data, {}, *estimator, make_evaluation_settings(job, data.feature_names, 1), 1, 1, 0);
+  const ArmOutcome out =
+      evaluate_arm(data, {}, *estimator, make_evaluation_settings(job, data.feature_names, 1), 1, 1, 0);
   BOOST_TEST(out.rewards.empty());
 }
 
@@ -31,13 +34,15 @@ BOOST_AUTO_TEST_CASE(true_features_earn_rewards_and_noise_does_not) {
   job.estimator.random_forest.n_estimators = 50;
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 1, 3, 4, 9, 10, 11};
-  const ArmOutcome out = evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 2), 7, 1, 0);
+  const ArmOutcome out =
+      evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 2), 7, 1, 0);
   BOOST_TEST(out.test_score > 0.5);
   BOOST_TEST(out.rewards[0] == 1);  // x1
   BOOST_TEST(out.rewards[2] == 1);  // x4, the strongest linear term
   BOOST_TEST(out.rewards[6] == 0);  // x12 is noise
   // Deterministic in (seed, round, slot).
-  const ArmOutcome again = evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 1), 7, 1, 0);
+  const ArmOutcome again =
+      evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 1), 7, 1, 0);
   BOOST_TEST(again.scores == out.scores);
 }
 
@@ -62,8 +67,8 @@ BOOST_AUTO_TEST_CASE(a_group_gets_one_shared_score) {
   JobConfig job = lasso_job();
   job.reward.groups = {{"x4", "x5"}};
   const auto estimator = make_estimator(job.estimator);
-  const ArmOutcome out = evaluate_arm(data, {2, 3, 4, 6}, *estimator,
-                                      make_evaluation_settings(job, data.feature_names, 1), 1, 1, 0);
+  const ArmOutcome out =
+      evaluate_arm(data, {2, 3, 4, 6}, *estimator, make_evaluation_settings(job, data.feature_names, 1), 1, 1, 0);
   BOOST_TEST(out.scores[1] == out.scores[2]);
   BOOST_TEST(out.scores[0] != out.scores[1]);
   job.reward.groups = {{"x4", "nope"}};

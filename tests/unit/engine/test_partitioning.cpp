@@ -1,5 +1,5 @@
-#include <boost/test/unit_test.hpp>
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <functional>
 #include <numeric>
 

@@ -151,5 +151,6 @@ BOOST_AUTO_TEST_CASE(an_offline_run_records_separation_and_is_reproducible) {
     if (separates(means, a.truth)) first = it + 1;
   }
   BOOST_TEST(a.metrics.separation_iteration == first);
-  BOOST_TEST((a.metrics.hamming == 0) == separates(std::vector<double>(a.trajectory.end() - p, a.trajectory.end()), a.truth));
+  BOOST_TEST((a.metrics.hamming == 0) ==
+             separates(std::vector<double>(a.trajectory.end() - p, a.trajectory.end()), a.truth));
 }

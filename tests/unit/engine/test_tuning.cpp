@@ -16,8 +16,8 @@
 #include "core/rng.hpp"
 #include "engine/data_sources.hpp"
 #include "engine/round_driver.hpp"
-#include "engine/tuning.hpp"
 #include "engine/run_result_h5.hpp"
+#include "engine/tuning.hpp"
 #include "methods/bandit/bandit_result.hpp"  // the tuning table in the bandit's result
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"  // ... and in run.json
@@ -155,11 +155,11 @@ BOOST_AUTO_TEST_CASE(folds_are_disjoint_covering_balanced_and_seeded) {
 BOOST_AUTO_TEST_CASE(tuning_picks_the_deeper_model_and_the_useful_learning_rate) {
   const Dataset data = interaction_data(300, 5, 3);
   std::vector<std::size_t> reported, totals;  // filled from the fitting threads, one call at a time
-  const TuningResult result = tune_estimator(small_gbm(), depth_and_rate_grid(), data, 5, 2,
-                                             [&](std::size_t done, std::size_t total) {
-                                               reported.push_back(done);
-                                               totals.push_back(total);
-                                             });
+  const TuningResult result =
+      tune_estimator(small_gbm(), depth_and_rate_grid(), data, 5, 2, [&](std::size_t done, std::size_t total) {
+        reported.push_back(done);
+        totals.push_back(total);
+      });
   BOOST_TEST(reported.size() == 12u);  // one call per fit (4 points × 3 folds), counting up
   for (std::size_t i = 0; i < reported.size(); ++i) BOOST_TEST(reported[i] == i + 1);
   for (std::size_t total : totals) BOOST_TEST(total == 12u);
@@ -247,11 +247,14 @@ BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
   BOOST_TEST(error_of([] {
                parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml");
              }).find("tuning.enabled") != std::string::npos);
-  BOOST_CHECK_THROW(parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml"), ConfigError);
+  BOOST_CHECK_THROW(
+      parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nenabled = true\n", "job.toml"),
+      ConfigError);
   BOOST_TEST(error_of([] {
                parse_job(methods::catalog(), "[estimator]\nname = \"gbm\"\n[tuning]\nfolds = 1\n", "job.toml");
              }).find("tuning.folds") != std::string::npos);
-  BOOST_CHECK_NO_THROW(parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nfolds = 3\n", "job.toml"));  // disabled
+  BOOST_CHECK_NO_THROW(
+      parse_job(methods::catalog(), "[estimator]\nname = \"lasso\"\n[tuning]\nfolds = 3\n", "job.toml"));  // disabled
 
   BOOST_CHECK_NO_THROW(check_tuning_period(TuningConfig{}, 1));
   TuningConfig late;
@@ -260,10 +263,11 @@ BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
 }
 
 BOOST_AUTO_TEST_CASE(the_tuning_keys_parse_validate_and_dump) {
-  const JobConfig job = parse_job(methods::catalog(),
-      "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\nfolds = 4\nlearning_rate = [0.05]\n"
-      "max_depth = []\nn_estimators = [100, 200]\n",
-      "job.toml", {"tuning.lambda=[0.5, 1]"});
+  const JobConfig job =
+      parse_job(methods::catalog(),
+                "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\nfolds = 4\nlearning_rate = [0.05]\n"
+                "max_depth = []\nn_estimators = [100, 200]\n",
+                "job.toml", {"tuning.lambda=[0.5, 1]"});
   BOOST_TEST(job.tuning.enabled);
   BOOST_TEST(job.tuning.folds == 4);
   BOOST_TEST((job.tuning.learning_rate == std::vector<double>{0.05}));
@@ -279,15 +283,18 @@ BOOST_AUTO_TEST_CASE(the_tuning_keys_parse_validate_and_dump) {
   // Disabled, the section is left out of the canonical text (the checkpoint hash of older jobs is unchanged).
   BOOST_TEST(dump_job(JobConfig{}).find("[tuning]") == std::string::npos);
 
-  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nmax_depth = [200]\n", "job.toml"); }).find("tuning.max_depth") !=
-             std::string::npos);
+  BOOST_TEST(error_of([] {
+               parse_job(methods::catalog(), "[tuning]\nmax_depth = [200]\n", "job.toml");
+             }).find("tuning.max_depth") != std::string::npos);
   BOOST_TEST(error_of([] {
                parse_job(methods::catalog(), "[tuning]\nlearning_rate = [0.0]\n", "job.toml");
              }).find("tuning.learning_rate") != std::string::npos);
-  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nn_estimators = [1.5]\n", "job.toml"); }).find("tuning.n_estimators") !=
-             std::string::npos);
-  BOOST_TEST(error_of([] { parse_job(methods::catalog(), "[tuning]\nbogus = 1\n", "job.toml"); }).find("tuning.bogus") !=
-             std::string::npos);
+  BOOST_TEST(error_of([] {
+               parse_job(methods::catalog(), "[tuning]\nn_estimators = [1.5]\n", "job.toml");
+             }).find("tuning.n_estimators") != std::string::npos);
+  BOOST_TEST(error_of([] {
+               parse_job(methods::catalog(), "[tuning]\nbogus = 1\n", "job.toml");
+             }).find("tuning.bogus") != std::string::npos);
   const std::string keys = describe_keys(methods::catalog());
   for (const char* key :
        {"tuning.enabled", "tuning.folds", "tuning.period", "tuning.shuffle", "tuning.learning_rate",

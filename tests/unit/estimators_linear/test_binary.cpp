@@ -68,9 +68,12 @@ Data logistic_data(Index n, Index p, std::uint64_t seed) {
   Rng rng = Rng::stream(seed, 0, 0, Purpose::Simulate);
   Data d{Matrix(n, p), Vector(n)};
   for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < p; ++j) d.X(i, j) = static_cast<float>(0.5 * static_cast<double>(j) + (1.0 + 0.3 * static_cast<double>(j)) * rng.normal());
+    for (Index j = 0; j < p; ++j)
+      d.X(i, j) =
+          static_cast<float>(0.5 * static_cast<double>(j) + (1.0 + 0.3 * static_cast<double>(j)) * rng.normal());
     auto z = [&](Index j) {
-      return j < p ? (static_cast<double>(d.X(i, j)) - 0.5 * static_cast<double>(j)) / (1.0 + 0.3 * static_cast<double>(j))
+      return j < p ? (static_cast<double>(d.X(i, j)) - 0.5 * static_cast<double>(j)) /
+                         (1.0 + 0.3 * static_cast<double>(j))
                    : 0.0;
     };
     const double eta = 0.4 + 1.5 * z(1) - 1.2 * z(3) + 1.0 * z(7);
@@ -109,7 +112,9 @@ const LassoModel& as_lasso(const std::unique_ptr<Model>& model) {
 void column_scale(const Matrix& X, Vector& mean, Vector& sd) {
   const Eigen::MatrixXd x = X.cast<double>();
   mean = x.colwise().mean().transpose();
-  sd = ((x.rowwise() - mean.transpose()).colwise().squaredNorm() / static_cast<double>(x.rows())).cwiseSqrt().transpose();
+  sd = ((x.rowwise() - mean.transpose()).colwise().squaredNorm() / static_cast<double>(x.rows()))
+           .cwiseSqrt()
+           .transpose();
 }
 
 }  // namespace
@@ -222,7 +227,8 @@ BOOST_AUTO_TEST_CASE(binary_mlp_learns_a_separable_problem) {
   const Vector prob = model->predict(test.X);
   BOOST_TEST(((prob.array() > 0.0) && (prob.array() < 1.0)).all());
   const double auc = auc_score(test.y, prob), accuracy = accuracy_score(test.y, prob);
-  BOOST_TEST_MESSAGE("binary mlp: test AUC " << auc << ", accuracy " << accuracy << " after " << mlp->epochs() << " epochs");
+  BOOST_TEST_MESSAGE("binary mlp: test AUC " << auc << ", accuracy " << accuracy << " after " << mlp->epochs()
+                                             << " epochs");
   BOOST_TEST(auc > 0.9);
   BOOST_TEST(accuracy > 0.8);
 }

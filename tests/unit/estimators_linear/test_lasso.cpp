@@ -50,7 +50,8 @@ BOOST_AUTO_TEST_CASE(lasso_recovers_the_sparse_support) {
   auto model = make_lasso(fixed(0.3))->fit(d.X, d.y, {});
   const Vector& coef = model->linear()->coef;
   BOOST_REQUIRE_EQUAL(coef.size(), 20);
-  for (Index j = 0; j < 20; ++j) BOOST_TEST((coef[j] != 0.0) == (j == 1 || j == 3), "feature " << j << " coef " << coef[j]);
+  for (Index j = 0; j < 20; ++j)
+    BOOST_TEST((coef[j] != 0.0) == (j == 1 || j == 3), "feature " << j << " coef " << coef[j]);
   BOOST_TEST(coef[1] > 2.5);
   BOOST_TEST(coef[3] < -1.5);
 }

@@ -20,8 +20,8 @@ inline Problem friedman1(Index n, Index p, double noise, std::uint64_t seed) {
   for (Index i = 0; i < n; ++i) {
     for (Index j = 0; j < p; ++j) out.X(i, j) = static_cast<float>(rng.uniform());
     const auto x = [&](int j) { return static_cast<double>(out.X(i, j)); };
-    out.y[i] = 10 * std::sin(std::numbers::pi * x(0) * x(1)) + 20 * (x(2) - 0.5) * (x(2) - 0.5) + 10 * x(3) +
-               5 * x(4) + noise * rng.normal();
+    out.y[i] = 10 * std::sin(std::numbers::pi * x(0) * x(1)) + 20 * (x(2) - 0.5) * (x(2) - 0.5) + 10 * x(3) + 5 * x(4) +
+               noise * rng.normal();
   }
   return out;
 }

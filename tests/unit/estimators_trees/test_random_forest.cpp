@@ -20,7 +20,8 @@ std::unique_ptr<Model> fit_rf(const RandomForestParams& params, const test::Prob
 /// Leaf index (in the flat arrays) a row lands in.
 std::int32_t leaf_of(const FlatTree& tree, const float* row) {
   std::int32_t node = 0;
-  while (tree.feature[node] >= 0) node = row[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+  while (tree.feature[node] >= 0)
+    node = row[tree.feature[node]] <= tree.threshold[node] ? tree.left[node] : tree.right[node];
   return node;
 }
 
@@ -257,9 +258,9 @@ BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
     std::uint64_t expected;
   };
   const Case cases[] = {
-      {10, 2, 1, 1.0, true, 0x9b584ad891a3bdb1},  {0, 2, 1, 1.0, true, 0x7146e09abf01cecd},
-      {10, 2, 1, 0.3, true, 0xcbabd9b438816f5f},  {0, 2, 1, 1.0, false, 0xad6a156e148711a0},
-      {6, 5, 3, 0.5, true, 0xf10ddf88f454f34f},   {0, 10, 1, 0.25, false, 0x4d600df752eb70c1},
+      {10, 2, 1, 1.0, true, 0x9b584ad891a3bdb1}, {0, 2, 1, 1.0, true, 0x7146e09abf01cecd},
+      {10, 2, 1, 0.3, true, 0xcbabd9b438816f5f}, {0, 2, 1, 1.0, false, 0xad6a156e148711a0},
+      {6, 5, 3, 0.5, true, 0xf10ddf88f454f34f},  {0, 10, 1, 0.25, false, 0x4d600df752eb70c1},
   };
   for (const Case& c : cases) {
     RandomForestParams params;
@@ -271,8 +272,8 @@ BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
     params.bootstrap = c.bootstrap;
     for (int threads : {1, 2}) {
       const std::uint64_t h = fingerprint(*fit_rf(params, data, 5, threads));
-      BOOST_TEST_MESSAGE("depth " << c.depth << " features " << c.max_features << " bootstrap " << c.bootstrap
-                                  << ": " << std::hex << h);
+      BOOST_TEST_MESSAGE("depth " << c.depth << " features " << c.max_features << " bootstrap " << c.bootstrap << ": "
+                                  << std::hex << h);
       BOOST_TEST(h == c.expected, "depth " << c.depth << " min_split " << c.min_split << " min_leaf " << c.min_leaf
                                            << " max_features " << c.max_features << " bootstrap " << c.bootstrap
                                            << " threads " << threads << ": fingerprint " << std::hex << h);

@@ -87,8 +87,8 @@ BOOST_AUTO_TEST_CASE(random_forest_auc_matches_scikit_learn) {
     BOOST_TEST(proba.minCoeff() >= 0.0);
     BOOST_TEST(proba.maxCoeff() <= 1.0);
     const double auc = auc_score(test.y, proba);
-    BOOST_TEST_MESSAGE("random_forest binary test AUC " << auc << " (seed " << seed << "), sklearn mean "
-                                                        << sklearn_auc << " sd " << ref.at("rf_auc_sd"));
+    BOOST_TEST_MESSAGE("random_forest binary test AUC " << auc << " (seed " << seed << "), sklearn mean " << sklearn_auc
+                                                        << " sd " << ref.at("rf_auc_sd"));
     BOOST_TEST(std::abs(auc - sklearn_auc) <= 0.02);
   }
 }
@@ -219,9 +219,8 @@ BOOST_AUTO_TEST_CASE(binary_models_round_trip_and_keep_their_task) {
   forest.n_estimators = 20;
   GbmParams boosted;
   boosted.n_estimators = 30;
-  const std::unique_ptr<Estimator> pairs[][2] = {
-      {make_random_forest(forest, Task::Binary), make_random_forest(forest)},
-      {make_gbm(boosted, Task::Binary), make_gbm(boosted)}};
+  const std::unique_ptr<Estimator> pairs[][2] = {{make_random_forest(forest, Task::Binary), make_random_forest(forest)},
+                                                 {make_gbm(boosted, Task::Binary), make_gbm(boosted)}};
   for (const auto& [binary, regression] : pairs) {
     BOOST_TEST_CONTEXT(binary->name()) {
       const auto model = binary->fit(train.X, train.y, FitOptions{3, 2});
@@ -234,16 +233,15 @@ BOOST_AUTO_TEST_CASE(binary_models_round_trip_and_keep_their_task) {
       BOOST_TEST(restored->trees()->base_score == model->trees()->base_score);
       // A model is restored only under its own task.
       BOOST_CHECK_THROW(regression->deserialize(bytes), InputError);
-      BOOST_CHECK_THROW(binary->deserialize(regression->fit(train.X, train.y, FitOptions{})->serialize()),
-                        InputError);
+      BOOST_CHECK_THROW(binary->deserialize(regression->fit(train.X, train.y, FitOptions{})->serialize()), InputError);
     }
   }
 }
 
 BOOST_AUTO_TEST_CASE(labels_other_than_0_and_1_are_rejected_naming_the_estimator) {
   const auto data = binary_problem(50, 3, 14);
-  for (const auto& estimator : {make_random_forest(RandomForestParams{}, Task::Binary),
-                                make_gbm(GbmParams{}, Task::Binary)}) {
+  for (const auto& estimator :
+       {make_random_forest(RandomForestParams{}, Task::Binary), make_gbm(GbmParams{}, Task::Binary)}) {
     for (double bad : {2.0, 0.5, -1.0}) {
       Vector y = data.y;
       y[17] = bad;

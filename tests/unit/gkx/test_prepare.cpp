@@ -8,8 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -85,8 +85,12 @@ std::string write_gkx(const TempDir& dir, const std::vector<Row>& rows, const st
   for (const auto& r : rows) {
     for (std::size_t k = 0; k < cols.size(); ++k) {
       const std::string& c = cols[k];
-      std::string v = c == "permno" ? r.permno : c == "DATE" ? r.date : c == "sic2" ? r.sic2 : c == "RET" ? r.ret
-                    : c == "prc"  ? "12.5" : r.value;
+      std::string v = c == "permno" ? r.permno
+                      : c == "DATE" ? r.date
+                      : c == "sic2" ? r.sic2
+                      : c == "RET"  ? r.ret
+                      : c == "prc"  ? "12.5"
+                                    : r.value;
       if (auto it = r.cells.find(c); it != r.cells.end()) v = it->second;
       out << (k ? "," : "") << v;
     }
@@ -178,8 +182,8 @@ BOOST_AUTO_TEST_CASE(output_is_symmetric_inside_minus_one_one) {
     sum += o;
   }
   BOOST_TEST(sum == 0.0f, boost::test_tools::tolerance(1e-5f));
-  BOOST_TEST(out[1] == 2.0f / 7 - 1, boost::test_tools::tolerance(1e-6f));  // smallest: rank 1
-  BOOST_TEST(out[0] == 12.0f / 7 - 1, boost::test_tools::tolerance(1e-6f)); // largest: rank 6
+  BOOST_TEST(out[1] == 2.0f / 7 - 1, boost::test_tools::tolerance(1e-6f));   // smallest: rank 1
+  BOOST_TEST(out[0] == 12.0f / 7 - 1, boost::test_tools::tolerance(1e-6f));  // largest: rank 6
 }
 
 BOOST_AUTO_TEST_CASE(tiny_months_give_zero_and_two_values_give_plus_minus_a_third) {
@@ -353,7 +357,8 @@ BOOST_AUTO_TEST_CASE(next_month_alignment_pairs_with_the_following_return) {
 BOOST_AUTO_TEST_CASE(returns_from_the_ret_column_and_percent_riskfree) {
   TempDir dir;
   PrepareOptions o;
-  o.characteristics = write_gkx(dir, {{"10", "20100129", "1", "28", "0.05"}, {"11", "20100129", "2", "28", "C"},
+  o.characteristics = write_gkx(dir, {{"10", "20100129", "1", "28", "0.05"},
+                                      {"11", "20100129", "2", "28", "C"},
                                       {"12", "20100129", "3", "28", "-0.01"}});
   o.riskfree = dir.write("F-F.csv", ",Mkt-RF,SMB,HML,RF\n201001,-3.36,0.34,0.43,0.00\n201002,3.40,1.51,3.22,0.01\n");
   o.rf_percent = true;
@@ -427,8 +432,8 @@ BOOST_AUTO_TEST_CASE(malformed_characteristics_files_name_file_line_column_and_v
   expect_input_error([&] { prepare_gkx(o); }, {"month.csv:3", "DATE", "20101329", "month 13"});
   o.characteristics = write_gkx(fx.dir, {{"10", "2010-01-29"}}, "", "iso.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"iso.csv:2", "2010-01-29", "yyyymmdd"});
-  o.characteristics = write_gkx(fx.dir, {{"10", "20100129"}, {"11", "20100129", "1", "28", "", {{"beta", "abc"}}}},
-                                "", "text.csv");
+  o.characteristics =
+      write_gkx(fx.dir, {{"10", "20100129"}, {"11", "20100129", "1", "28", "", {{"beta", "abc"}}}}, "", "text.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"text.csv:3", "column 'beta'", "'abc'", "not a number"});
   {
     PrepareOptions quoted = o;
@@ -438,8 +443,8 @@ BOOST_AUTO_TEST_CASE(malformed_characteristics_files_name_file_line_column_and_v
   }
   o.characteristics = write_gkx(fx.dir, {{"10.5", "20100129"}}, "", "permno.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"permno.csv:2", "'permno'", "10.5", "not an integer"});
-  o.characteristics =
-      write_gkx(fx.dir, {{"11", "20100129"}, {"10", "20100129"}, {"12", "20100129"}, {"10", "20100129"}}, "", "dup.csv");
+  o.characteristics = write_gkx(
+      fx.dir, {{"11", "20100129"}, {"10", "20100129"}, {"12", "20100129"}, {"10", "20100129"}}, "", "dup.csv");
   expect_input_error([&] { prepare_gkx(o); }, {"dup.csv", "(10, 201001)", "lines 3 and 5"});
   o.characteristics = write_gkx(fx.dir, {{"10", "20100129"}}, "", "ragged.csv");
   std::ofstream(o.characteristics, std::ios::app) << "11,20100129,1\n";
@@ -474,16 +479,100 @@ BOOST_AUTO_TEST_CASE(malformed_returns_and_riskfree_files) {
 
 // Issue 11: the list is the public datashare file's 94 (ipo and salerev were wrong; salerec and secured were missing).
 BOOST_AUTO_TEST_CASE(standard_names_are_the_datashare_files_94) {
-  const std::set<std::string> datashare = {
-      "mvel1", "beta", "betasq", "chmom", "dolvol", "idiovol", "indmom", "mom1m", "mom6m", "mom12m", "mom36m",
-      "pricedelay", "turn", "absacc", "acc", "age", "agr", "bm", "bm_ia", "cashdebt", "cashpr", "cfp", "cfp_ia",
-      "chatoia", "chcsho", "chempia", "chinv", "chpmia", "convind", "currat", "depr", "divi", "divo", "dy", "egr",
-      "ep", "gma", "grcapx", "grltnoa", "herf", "hire", "invest", "lev", "lgr", "mve_ia", "operprof", "orgcap",
-      "pchcapx_ia", "pchcurrat", "pchdepr", "pchgm_pchsale", "pchquick", "pchsale_pchinvt", "pchsale_pchrect",
-      "pchsale_pchxsga", "pchsaleinv", "pctacc", "ps", "quick", "rd", "rd_mve", "rd_sale", "realestate", "roic",
-      "salecash", "saleinv", "salerec", "secured", "securedind", "sgr", "sin", "sp", "tang", "tb", "aeavol", "cash",
-      "chtx", "cinvest", "ear", "nincr", "roaq", "roavol", "roeq", "rsup", "stdacc", "stdcf", "ms", "baspread", "ill",
-      "maxret", "retvol", "std_dolvol", "std_turn", "zerotrade"};
+  const std::set<std::string> datashare = {"mvel1",
+                                           "beta",
+                                           "betasq",
+                                           "chmom",
+                                           "dolvol",
+                                           "idiovol",
+                                           "indmom",
+                                           "mom1m",
+                                           "mom6m",
+                                           "mom12m",
+                                           "mom36m",
+                                           "pricedelay",
+                                           "turn",
+                                           "absacc",
+                                           "acc",
+                                           "age",
+                                           "agr",
+                                           "bm",
+                                           "bm_ia",
+                                           "cashdebt",
+                                           "cashpr",
+                                           "cfp",
+                                           "cfp_ia",
+                                           "chatoia",
+                                           "chcsho",
+                                           "chempia",
+                                           "chinv",
+                                           "chpmia",
+                                           "convind",
+                                           "currat",
+                                           "depr",
+                                           "divi",
+                                           "divo",
+                                           "dy",
+                                           "egr",
+                                           "ep",
+                                           "gma",
+                                           "grcapx",
+                                           "grltnoa",
+                                           "herf",
+                                           "hire",
+                                           "invest",
+                                           "lev",
+                                           "lgr",
+                                           "mve_ia",
+                                           "operprof",
+                                           "orgcap",
+                                           "pchcapx_ia",
+                                           "pchcurrat",
+                                           "pchdepr",
+                                           "pchgm_pchsale",
+                                           "pchquick",
+                                           "pchsale_pchinvt",
+                                           "pchsale_pchrect",
+                                           "pchsale_pchxsga",
+                                           "pchsaleinv",
+                                           "pctacc",
+                                           "ps",
+                                           "quick",
+                                           "rd",
+                                           "rd_mve",
+                                           "rd_sale",
+                                           "realestate",
+                                           "roic",
+                                           "salecash",
+                                           "saleinv",
+                                           "salerec",
+                                           "secured",
+                                           "securedind",
+                                           "sgr",
+                                           "sin",
+                                           "sp",
+                                           "tang",
+                                           "tb",
+                                           "aeavol",
+                                           "cash",
+                                           "chtx",
+                                           "cinvest",
+                                           "ear",
+                                           "nincr",
+                                           "roaq",
+                                           "roavol",
+                                           "roeq",
+                                           "rsup",
+                                           "stdacc",
+                                           "stdcf",
+                                           "ms",
+                                           "baspread",
+                                           "ill",
+                                           "maxret",
+                                           "retvol",
+                                           "std_dolvol",
+                                           "std_turn",
+                                           "zerotrade"};
   BOOST_TEST(datashare.size() == 94u);
   const std::set<std::string> ours(kCharacteristics.begin(), kCharacteristics.end());
   BOOST_TEST(ours.size() == 94u);  // no duplicates
@@ -495,8 +584,7 @@ BOOST_AUTO_TEST_CASE(standard_names_are_the_datashare_files_94) {
 
 namespace {
 /// Appends columns to every line of a CSV: `header` to the first, `cell(line_index)` to the others (1-based).
-void append_columns(const std::string& path, const std::string& header,
-                    const std::function<std::string(int)>& cell) {
+void append_columns(const std::string& path, const std::string& header, const std::function<std::string(int)>& cell) {
   std::ifstream in(path);
   std::ostringstream out;
   int k = 0;
@@ -531,7 +619,8 @@ BOOST_AUTO_TEST_CASE(another_vintage_is_used_and_its_differences_reported) {
   BOOST_TEST(rep.characteristics == 94u);  // 93 standard + newchar
   BOOST_TEST(rep.missing_standard == std::vector<std::string>({"mom12m"}), boost::test_tools::per_element());
   BOOST_TEST(rep.extra_columns == std::vector<std::string>({"newchar"}), boost::test_tools::per_element());
-  BOOST_TEST(rep.ignored_columns == std::vector<std::string>({"ticker (not numeric)"}), boost::test_tools::per_element());
+  BOOST_TEST(rep.ignored_columns == std::vector<std::string>({"ticker (not numeric)"}),
+             boost::test_tools::per_element());
   BOOST_TEST_REQUIRE(warnings.size() == 2u);
   BOOST_TEST(warnings[0].find("vintage.csv") != std::string::npos);
   BOOST_TEST(warnings[0].find("1 missing (mom12m)") != std::string::npos, warnings[0]);
@@ -605,7 +694,7 @@ BOOST_AUTO_TEST_CASE(crsp_missing_codes_and_returns_below_minus_one) {
   BOOST_TEST(rep.returns_below_minus_one == 1);  // −1.5
   BOOST_TEST(rep.dropped_no_return == 5);
   BOOST_TEST(rep.dropped_bad_return == 1);
-  BOOST_TEST(rep.rows_written == 2);             // 0.05 and −1 (a total loss is a valid return)
+  BOOST_TEST(rep.rows_written == 2);  // 0.05 and −1 (a total loss is a valid return)
   const Dataset d = read_hdf5(o.out);
   BOOST_TEST(d.y[0] == 0.05 - 0.001, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(d.y[1] == -1.0 - 0.001, boost::test_tools::tolerance(1e-12));
@@ -638,8 +727,8 @@ BOOST_AUTO_TEST_CASE(crsp_missing_codes_and_returns_below_minus_one) {
 BOOST_AUTO_TEST_CASE(memory_budget_option_checks) {
   BOOST_TEST(memory_budget_bytes(256, "--memory-mb") == std::size_t{256} << 20);
   BOOST_TEST(memory_budget_bytes(1, "--memory-mb") == std::size_t{1} << 20);
-  for (double bad : {0.0, -5.0, 0.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-                     1e300}) {
+  for (double bad :
+       {0.0, -5.0, 0.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 1e300}) {
     try {
       memory_budget_bytes(bad, "prepare-gkx: --memory-mb");
       BOOST_ERROR("accepted " << bad);

@@ -1,5 +1,7 @@
 // simulate gkx-like (issue 5): determinism by seed, the CSV schema, the planted truth, the data's shape (ties,
 // binary columns, industry-level columns, correlated pairs, missing shares), and a round trip through prepare-gkx.
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -11,7 +13,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
@@ -110,7 +111,7 @@ BOOST_AUTO_TEST_CASE(months_dates_universe) {
   BOOST_TEST(months[0].yyyymm == 201911);
   BOOST_TEST(months[1].yyyymm == 201912);
   BOOST_TEST(months[2].yyyymm == 202001);
-  BOOST_TEST(months[0].date == 20191129);  // Fri 29 Nov 2019
+  BOOST_TEST(months[0].date == 20191129);        // Fri 29 Nov 2019
   BOOST_TEST(last_weekday(202002) == 20200228);  // Fri (29 Feb 2020 is a Saturday)
   BOOST_TEST(last_weekday(201908) == 20190830);  // 31 Aug 2019 is a Saturday
   std::set<std::size_t> sizes;
@@ -213,7 +214,8 @@ BOOST_AUTO_TEST_CASE(truth_json_parses_and_keeps_every_digit) {
   const auto j = nlohmann::json::parse(in);
   BOOST_TEST(j.at("signal_scale").get<double>() == 1.25e-7);
   BOOST_TEST(j.at("seed").get<int>() == 4);
-  BOOST_TEST(j.at("planted").get<std::vector<std::string>>() == planted_features(false), boost::test_tools::per_element());
+  BOOST_TEST(j.at("planted").get<std::vector<std::string>>() == planted_features(false),
+             boost::test_tools::per_element());
   BOOST_TEST(j.at("terms").size() == planted_terms().size());
   BOOST_TEST(j.at("terms")[0].at("coefficient").get<double>() == planted_terms()[0].coefficient);
 }
@@ -247,7 +249,8 @@ BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
   fs::remove_all(again.path);  // simulate_gkx_like creates missing directories
   simulate_gkx_like(spec, again.path / "x");
   std::ifstream a(dir.path / "characteristics.csv"), b(again.path / "x" / "characteristics.csv");
-  BOOST_TEST((std::string(std::istreambuf_iterator<char>(a), {}) == std::string(std::istreambuf_iterator<char>(b), {})));
+  BOOST_TEST(
+      (std::string(std::istreambuf_iterator<char>(a), {}) == std::string(std::istreambuf_iterator<char>(b), {})));
 
   // prepare-gkx reads it: 3 months, rows = the stock-months with a return, 94 characteristics + sic2 dummies.
   PrepareOptions o;
@@ -321,7 +324,7 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_is_written) {
                       {"--stocks 10000", "would need about", "MiB", "limit of 1.0 MiB"});
   validate_gkx_like(3, 100, 201001, 0.0, std::uint64_t{1} << 20);
   expect_config_error([&] { validate_gkx_like(3, 99999999999, 201001, 0.0); }, {"--stocks 99999999999", "would need"});
-  BOOST_TEST(gkx_like_memory_bytes(5000) > 5000.0 * 94 * 4);   // at least one month of raw values
+  BOOST_TEST(gkx_like_memory_bytes(5000) > 5000.0 * 94 * 4);    // at least one month of raw values
   BOOST_TEST(gkx_like_memory_bytes(5000) < 5000.0 * 8 * 1024);  // and not absurdly more
   // The simulator and the writer check too, and the writer creates nothing on a refusal.
   TempDir dir("bad");

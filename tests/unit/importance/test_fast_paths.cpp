@@ -270,8 +270,8 @@ BOOST_AUTO_TEST_CASE(deep_trees_on_few_columns_with_repeated_leaf_values_and_any
             check_against_generic(model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
         BOOST_TEST(single.scores[3] == 0.0);
         BOOST_TEST(single.scores[0] != 0.0);
-        check_against_generic(model, d.X_test, d.y_test, {{0, 1}, {2, 0}, {1, 2, 4}, {3, 7}},
-                              ImportanceMethod::Trees, true);
+        check_against_generic(model, d.X_test, d.y_test, {{0, 1}, {2, 0}, {1, 2, 4}, {3, 7}}, ImportanceMethod::Trees,
+                              true);
       }
     }
   }
@@ -300,8 +300,7 @@ BOOST_AUTO_TEST_CASE(long_runs_of_one_column_and_index_storage_reused_across_cal
         BOOST_TEST(single.scores[2] == 0.0);
         check_against_generic(small_model, small.X_test, small.y_test, singleton_groups(7), ImportanceMethod::Trees,
                               true);
-        check_against_generic(big_model, big.X_test, big.y_test, {{0, 1}, {1}, {0, 3}}, ImportanceMethod::Trees,
-                              true);
+        check_against_generic(big_model, big.X_test, big.y_test, {{0, 1}, {1}, {0, 3}}, ImportanceMethod::Trees, true);
       }
     }
   }

@@ -57,10 +57,12 @@ Data make_data(Index n_train, Index n_test, Index p, std::uint64_t seed) {
 /// and with continuous inputs no two rows' outputs — nor any output and 0.5 — are within rounding of each other).
 ImportanceResult check_against_generic(const Model& model, const Data& d, const std::vector<std::vector<Index>>& groups,
                                        Metric metric, ImportanceMethod method, bool exact) {
-  const auto fast = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Auto));
+  const auto fast =
+      permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Auto));
   const auto slow =
       permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Generic));
-  const auto fast2 = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 2, ImportancePath::Auto));
+  const auto fast2 =
+      permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 2, ImportancePath::Auto));
   BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(method));
   BOOST_TEST(static_cast<int>(slow.method) == static_cast<int>(ImportanceMethod::Generic));
   BOOST_TEST(fast.baseline == slow.baseline);

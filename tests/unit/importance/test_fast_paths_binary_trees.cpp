@@ -50,9 +50,12 @@ std::vector<double> check_binary_metrics(const Model& model, const Data& d,
   std::vector<double> auc_scores;
   for (Metric metric : {Metric::Auc, Metric::LogLoss, Metric::Accuracy}) {
     BOOST_TEST_CONTEXT("metric " << name_of(metric)) {
-      const auto fast = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Auto));
-      const auto slow = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Generic));
-      const auto fast2 = permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 2, ImportancePath::Auto));
+      const auto fast =
+          permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Auto));
+      const auto slow =
+          permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 1, ImportancePath::Generic));
+      const auto fast2 =
+          permutation_importance(make_request(model, d.X_test, d.y_test, groups, metric, 2, ImportancePath::Auto));
       BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(ImportanceMethod::Trees));
       BOOST_TEST(static_cast<int>(slow.method) == static_cast<int>(ImportanceMethod::Generic));
       BOOST_TEST(fast.baseline == slow.baseline);
@@ -172,8 +175,10 @@ BOOST_AUTO_TEST_CASE(logistic_ensemble_summed_in_double_matches_and_an_unknown_l
 
   const LogisticEnsembleModel unknown(ensemble, p, true);
   for (Metric metric : {Metric::Auc, Metric::LogLoss}) {
-    const auto fast = permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Auto));
-    const auto slow = permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Generic));
+    const auto fast =
+        permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Auto));
+    const auto slow =
+        permutation_importance(make_request(unknown, d.X_test, d.y_test, kGroups, metric, 1, ImportancePath::Generic));
     BOOST_TEST(static_cast<int>(fast.method) == static_cast<int>(ImportanceMethod::Generic));
     BOOST_TEST(fast.scores == slow.scores, boost::test_tools::per_element());
   }

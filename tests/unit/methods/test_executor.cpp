@@ -1,8 +1,7 @@
 // The local Executor (methods/executor.hpp): results in task order whatever the thread count, every task run once,
 // the lowest failing task's exception rethrown; task_block's contiguous blocks checked exhaustively on small cases.
-#include <boost/test/unit_test.hpp>
-
 #include <atomic>
+#include <boost/test/unit_test.hpp>
 #include <stdexcept>
 
 #include "methods/executor.hpp"

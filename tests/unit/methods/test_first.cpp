@@ -1,9 +1,8 @@
 // FIRST (paper 002; src/methods/first/): the estimator's hand case, the tie rule, NANNE's formula, the §4 example
 // (a correlated, irrelevant X3 is dropped and ψ̂ ≈ (0.5, 0.5)), FIRST-FAST on the same, and independence of the
 // thread count.
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
 
@@ -24,7 +23,9 @@ detail::Columns columns(const std::vector<std::vector<double>>& cols) {
   return x;
 }
 
-std::vector<std::size_t> all_rows(std::size_t n) { return outer_rows(n, 0, 0, 0, 0); }
+std::vector<std::size_t> all_rows(std::size_t n) {
+  return outer_rows(n, 0, 0, 0, 0);
+}
 
 /// §4's example: X1, X2 ~ N(0,1), X3 = 0.9 X2 + √0.19 Z, Y = X1 + X2.
 TotalIndex section4_example(std::size_t n, std::uint64_t seed) {

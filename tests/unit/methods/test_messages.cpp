@@ -1,5 +1,5 @@
-// The distributed protocol's messages (src/methods/bandit/messages.hpp): every encoding round-trips exactly, and a truncated
-// or padded message is rejected instead of being read past its end.
+// The distributed protocol's messages (src/methods/bandit/messages.hpp): every encoding round-trips exactly, and a
+// truncated or padded message is rejected instead of being read past its end.
 #include <boost/test/unit_test.hpp>
 #include <cstring>
 

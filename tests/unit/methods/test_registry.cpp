@@ -47,8 +47,9 @@ BOOST_AUTO_TEST_CASE(a_section_of_another_method_is_an_error_naming_it) {
     }
     return "";
   };
-  BOOST_TEST(error_of("[method]\nname = \"first\"\n[reward]\nthreshold = 0.1\n").find(
-                 "section [reward] belongs to method \"bandit\", but method.name = \"first\"") != std::string::npos);
+  BOOST_TEST(error_of("[method]\nname = \"first\"\n[reward]\nthreshold = 0.1\n")
+                 .find("section [reward] belongs to method \"bandit\", but method.name = \"first\"") !=
+             std::string::npos);
   BOOST_TEST(error_of("[method]\nname = \"first\"\n[tuning]\nenabled = false\n").find("section [tuning]") !=
              std::string::npos);
   BOOST_TEST(error_of("[method]\nname = \"bandit\"\nforward = \"fast\"\n").find("unknown key 'method.forward'") !=

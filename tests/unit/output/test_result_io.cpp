@@ -412,9 +412,10 @@ BOOST_AUTO_TEST_CASE(run_json_parses_and_has_the_method_object) {
   const auto j = nlohmann::ordered_json::parse(text);
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  const std::vector<std::string> expected = {
-      "version", "method", "task", "data_origin", "seed", "ranks", "threads", "iterations", "stop_reason",
-      "num_features", "num_selected", "selected", "timings", "metrics", "truth", "bandit", "top_features"};
+  const std::vector<std::string> expected = {"version",      "method",      "task",       "data_origin", "seed",
+                                             "ranks",        "threads",     "iterations", "stop_reason", "num_features",
+                                             "num_selected", "selected",    "timings",    "metrics",     "truth",
+                                             "bandit",       "top_features"};
   BOOST_TEST(keys == expected, boost::test_tools::per_element());
   BOOST_TEST(j["method"].get<std::string>() == "bandit");
   BOOST_TEST(j["seed"].get<std::uint64_t>() == r.seed);
@@ -466,10 +467,10 @@ BOOST_AUTO_TEST_CASE(inspection_reports_facts_and_top_features_in_rank_order) {
   std::ostringstream out;
   print_inspection(r, out, 5);
   const std::string text = out.str();
-  for (const char* part : {"simulate:friedman1", "method        bandit, policy ttts, estimator random_forest",
-                           "noise_variance 0.25", "18446744073709551557", "fixed iterations", "FDP 0.250",
-                           "power 0.500", "top 5 of 30 features by posterior mean", "posterior mean", "alpha",
-                           "count", "fit 8.250 s", "*", "T"}) {
+  for (const char* part :
+       {"simulate:friedman1", "method        bandit, policy ttts, estimator random_forest", "noise_variance 0.25",
+        "18446744073709551557", "fixed iterations", "FDP 0.250", "power 0.500",
+        "top 5 of 30 features by posterior mean", "posterior mean", "alpha", "count", "fit 8.250 s", "*", "T"}) {
     BOOST_TEST(text.find(part) != std::string::npos, "missing '" << part << "' in:\n" << text);
   }
   // importance 0.9 - 0.01k for k = 0, 3, 6, ...: the top five are x0, x3, x6, x9, x12, in that order, each with

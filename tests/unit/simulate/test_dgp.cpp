@@ -23,7 +23,9 @@ double corr(const Matrix& X, Index a, Index b) {
   return u.dot(v) / std::sqrt(u.squaredNorm() * v.squaredNorm());
 }
 
-double variance(const Eigen::VectorXd& v) { return (v.array() - v.mean()).square().mean(); }
+double variance(const Eigen::VectorXd& v) {
+  return (v.array() - v.mean()).square().mean();
+}
 
 Eigen::VectorXd residuals(const Dataset& d, const std::string& dgp) {
   Eigen::VectorXd r(d.rows());
@@ -76,7 +78,8 @@ BOOST_AUTO_TEST_CASE(same_seed_same_data_other_batch_or_seed_differs) {
 
 BOOST_AUTO_TEST_CASE(mean_functions_match_the_papers) {
   const float half[5] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-  BOOST_TEST(dgp_mean("friedman1", half) == 10 * std::sin(std::numbers::pi / 4) + 5 + 2.5, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(dgp_mean("friedman1", half) == 10 * std::sin(std::numbers::pi / 4) + 5 + 2.5,
+             boost::test_tools::tolerance(1e-12));
   BOOST_TEST(dgp_mean("friedman3", half) == 0.1 * std::exp(2.0) + 2 + 2 + 1.5 + 1, boost::test_tools::tolerance(1e-12));
   const float x[5] = {1, 2, 0.5f, 2, -1};
   BOOST_TEST(dgp_mean("liang", x) == 10 * 2 / 2.0 + 5 * std::sin(1.0) - 2, boost::test_tools::tolerance(1e-12));
@@ -164,9 +167,16 @@ BOOST_AUTO_TEST_CASE(simulated_source_online_and_offline) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_specs_are_config_errors) {
-  expect_config_error([] { simulate({"friedman1", 10, 3, 1}); }, "data.p = 3 is below the 5 relevant features of friedman1");
-  expect_config_error([] { simulate({"ishigamy", 10, 10, 1}); },
-                      "data.dgp = \"ishigamy\" is not a known DGP (known: friedman1, friedman3, liang, linear)");
+  expect_config_error(
+      [] {
+        simulate({"friedman1", 10, 3, 1});
+      },
+      "data.p = 3 is below the 5 relevant features of friedman1");
+  expect_config_error(
+      [] {
+        simulate({"ishigamy", 10, 10, 1});
+      },
+      "data.dgp = \"ishigamy\" is not a known DGP (known: friedman1, friedman3, liang, linear)");
   expect_config_error([] { simulate({"linear", 0, 10, 1}); }, "data.n = 0 must be positive");
   expect_config_error([] { simulate_periods({"linear", 5, 10, 1}, 0); }, "data.periods = 0");
   expect_config_error([] { make_simulated_source({"liang", 5, 4, 1}, 1, false, 0); }, "data.p = 4");

@@ -23,8 +23,7 @@ struct Columns {
 /// T̂(u) restricted to the outer rows `outer`: the mean over m ∈ outer of the sample variance of y over m's
 /// neighbourhood on the columns `u`. `scratch` holds n distances (reused between calls).
 double mean_neighbourhood_variance(const Columns& x, std::span<const double> y, std::span<const std::size_t> u,
-                                   std::size_t inner, std::span<const std::size_t> outer,
-                                   std::vector<double>& scratch);
+                                   std::size_t inner, std::span<const std::size_t> outer, std::vector<double>& scratch);
 
 /// Sample variance with divisor n − 1 (two passes, in order); 0 for fewer than two values.
 double sample_variance(std::span<const double> values);
