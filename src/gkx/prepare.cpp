@@ -203,6 +203,13 @@ GkxColumns locate_columns(const Header& header, const std::string& path, bool st
   c.sic2 = header.require({"sic2"}, "'sic2'");
   c.count = header.size();
   for (std::size_t a = 0; a < header.size(); ++a) {
+    // A control byte (a NUL above all) would cut the name short in the panel's /feature_names (found by fuzzing).
+    const std::string& name = header.name(a);
+    if (std::any_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }))
+      throw InputError(detail::concat(path, ": the name of column ", a + 1, " in the header (line 1) holds a control ",
+                                      "character"));
+  }
+  for (std::size_t a = 0; a < header.size(); ++a) {
     for (std::size_t b = a + 1; b < header.size(); ++b) {
       if (!header.name(a).empty() && iequals(header.name(a), header.name(b))) {
         throw InputError(detail::concat(path, ": column '", header.name(b), "' appears twice in the header (line 1, ",
