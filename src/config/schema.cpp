@@ -1,14 +1,16 @@
 #include "config/schema.hpp"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "config/detail/schema_visitors.hpp"
 #include "core/error.hpp"
@@ -49,6 +51,30 @@ void read_estimator(const toml::table& root, const std::string& origin, Estimato
   reader.reject_unknown_keys({"name"});
 }
 
+/// Is `text` well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF)?
+bool is_utf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    // The sequence's length, its lead byte's payload and the smallest code point of that length.
+    const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0) return false;
+    static constexpr std::uint32_t kPayload[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    static constexpr std::uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    std::uint32_t cp = c & kPayload[len];
+    const std::uint32_t min = kMin[len];
+    if (n - i < len) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
 /// Applies "section.key=value" to the parsed table before the schema reads it; returns "section.key".
 std::string apply_override(toml::table& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
@@ -62,7 +88,10 @@ std::string apply_override(toml::table& root, const std::string& assignment) {
   try {
     parsed = toml::parse("v = " + raw);
   } catch (const toml::parse_error&) {
-    parsed = toml::table{{"v", raw}};  // a bare word: take it as a string
+    // A bare word: take it as a string. TOML text is UTF-8 (a job file that is not is refused by the parser), and
+    // the canonical dump would write invalid bytes as other characters (fuzz_job, tests/fuzz/regressions/job).
+    if (!is_utf8(raw)) throw ConfigError("--set '" + assignment + "': the value is not valid UTF-8 text");
+    parsed = toml::table{{"v", raw}};
   }
   if (!root.contains(section)) root.insert(section, toml::table{});
   toml::table* table = root[section].as_table();
@@ -147,8 +176,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   const std::vector<std::string> sections = known_sections(methods);
   for (const auto& [key, node] : root) {
     if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
-      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) + "' (sections: " +
-                        join(sections) + ")");
+      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) +
+                        "' (sections: " + join(sections) + ")");
   }
   JobConfig job;
   read_method(root, origin, methods, job.method, overridden);
@@ -198,7 +227,8 @@ void validate_bandit_sections(const JobConfig& job) {
     throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
                       std::string(name_of(job.data.task)) + "\" (" +
                       (job.data.task == Task::Binary ? "binary targets take auc, log_loss or accuracy"
-                                                     : "regression targets take r2") + ")");
+                                                     : "regression targets take r2") +
+                      ")");
   if (metric == Metric::LogLoss && job.reward.min_r2 > -std::numeric_limits<double>::infinity())
     throw ConfigError("reward.min_r2 = " + std::to_string(job.reward.min_r2) +
                       " needs a metric where higher is better (r2, auc, accuracy); reward.metric = \"log_loss\" is a "
@@ -212,18 +242,25 @@ void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimato
   if (!tuning.enabled) return;
   if (estimator.name != EstimatorName::Gbm)
     throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" (got \"" +
-                      std::string(name_of(estimator.name)) +
-                      "\"): only the gbm parameters are tunable");
+                      std::string(name_of(estimator.name)) + "\"): only the gbm parameters are tunable");
   if (tuning.folds < 2)
     throw ConfigError("tuning.folds = " + std::to_string(tuning.folds) + " is out of range: must be at least 2");
   if (tuning.period < 0)
     throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
 }
 
-void check_bounds(const LassoParams& params) { check_bounds_of(params); }
-void check_bounds(const RandomForestParams& params) { check_bounds_of(params); }
-void check_bounds(const GbmParams& params) { check_bounds_of(params); }
-void check_bounds(const MlpParams& params) { check_bounds_of(params); }
+void check_bounds(const LassoParams& params) {
+  check_bounds_of(params);
+}
+void check_bounds(const RandomForestParams& params) {
+  check_bounds_of(params);
+}
+void check_bounds(const GbmParams& params) {
+  check_bounds_of(params);
+}
+void check_bounds(const MlpParams& params) {
+  check_bounds_of(params);
+}
 
 std::string dump_job(const JobConfig& job_in) {
   JobConfig job = job_in;
@@ -295,9 +332,12 @@ std::string describe_keys(const MethodCatalog& methods) {
       params->visit(erased);
     }
     for (const auto& name : method.sections) {
-      if (name == "reward") section("reward", job.reward);
-      else if (name == "bandit") section("bandit", job.bandit);
-      else if (name == "tuning") section("tuning", job.tuning);
+      if (name == "reward")
+        section("reward", job.reward);
+      else if (name == "bandit")
+        section("bandit", job.bandit);
+      else if (name == "tuning")
+        section("tuning", job.tuning);
     }
   }
   return out.str();
