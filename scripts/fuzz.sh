@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzing (issue 11, docs/fuzzing.md): builds the libFuzzer harnesses into build-fuzz/ (clang, ASan + UBSan) when
-# needed and runs each for SECONDS, one after the other, on its seed corpus (tests/fuzz/corpus/<harness>), its
-# regression inputs (tests/fuzz/regressions/<harness>) and the corpus grown by earlier runs
-# (build-fuzz/fuzz/corpus/<harness>, where new inputs go; the seeds in tests/ are never written).
+# needed and runs each for SECONDS, one after the other, on the corpus grown by earlier runs
+# (build-fuzz/fuzz/corpus/<harness>) into which its seed corpus (tests/fuzz/corpus/<harness>) and regression inputs
+# (tests/fuzz/regressions/<harness>) are copied first; the files in tests/ are never written.
 #
 #   scripts/fuzz.sh SECONDS [HARNESS...]     harnesses: job csv gkx_csv hdf5 (default: all four)
 #
@@ -71,15 +71,21 @@ for h in "${harnesses[@]}"; do
       ;;
   esac
   mkdir -p "$work/corpus/$h" "$work/artifacts/$h"
+  # libFuzzer is given only the working corpus (fork mode also writes into the other corpus directories): the seeds
+  # and regression inputs are copied in first.
+  find "$root/tests/fuzz/corpus/$h" "$root/tests/fuzz/regressions/$h" -maxdepth 1 -type f ! -name '.*' \
+    -exec cp -n -t "$work/corpus/$h" {} +
   log="$work/logs/$h-$(date +%Y%m%d-%H%M%S).log"
   echo "fuzz_$h: ${seconds} s ..."
   before="$(ls "$work/artifacts/$h" | sort)"
+  started=$SECONDS
   set +e
   ASAN_OPTIONS="$asan" "$build/tests/fuzz/fuzz_$h" "${options[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$work/artifacts/$h/" \
-    "$work/corpus/$h" "$root/tests/fuzz/corpus/$h" "$root/tests/fuzz/regressions/$h" >"$log" 2>&1
+    "$work/corpus/$h" >"$log" 2>&1
   rc=$?
   set -e
+  elapsed=$((SECONDS - started))
   # Executions: the final stats; in fork mode the last progress line "#N: cov: ...".
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
   [[ -n "$execs" ]] || execs="$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -1)"
@@ -91,8 +97,8 @@ for h in "${harnesses[@]}"; do
     outcome="findings: $(echo "$new" | grep -c . || true) new artifact(s), exit $rc"
     status=1
   fi
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -Iseconds)" "$h" "$seconds" "$execs" "$outcome" >>"$ledger"
-  printf 'fuzz_%-8s %12s executions in %s s  %s  (log: %s)\n' "$h" "$execs" "$seconds" "$outcome" "${log#"$root"/}"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -Iseconds)" "$h" "$elapsed" "$execs" "$outcome" >>"$ledger"
+  printf 'fuzz_%-8s %12s executions in %s s  %s  (log: %s)\n' "$h" "$execs" "$elapsed" "$outcome" "${log#"$root"/}"
   # Triage: each new artifact replayed once; where it ends (the first frame of ours, or libhdf5's).
   for a in $new; do
     if [[ "$a" == timeout-* ]]; then
@@ -104,7 +110,7 @@ for h in "${harnesses[@]}"; do
            /runtime error/ { print "UB: " $0; exit }
            /^SUMMARY: / { s = $0 } / #[0-9]+ / && !f && $0 !~ /(interceptor|__asan|__sanitizer|libc\.so|libFuzzer|fuzzer::)/ {
              f = $0; sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, "", f); sub(/ \(BuildId.*/, "", f) }
-           END { if (s != "") print s " | first frame: " f }' | head -1)"
+           END { if (s != "") print s " | first frame: " f }' | head -1 || true)"
     [[ -n "$verdict" ]] || verdict="no crash on replay (a timeout or an OOM: see the log)"
     printf '  %s: %s\n' "$a" "$verdict"
   done

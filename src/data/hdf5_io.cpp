@@ -4,9 +4,11 @@
 #include "data/hdf5_io.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 
 #include "core/error.hpp"
@@ -45,6 +47,36 @@ Handle open_file(const std::string& path) {
   return Handle(id, H5Fclose);
 }
 
+/// Refuses to allocate `count` elements of `bytes` each when they could not fit in this machine's memory: a corrupt
+/// file's dataspace (found by fuzz_hdf5, tests/fuzz/regressions/hdf5) becomes an InputError naming the dataset and
+/// the GiB, not std::bad_alloc / std::length_error (or a size that wraps round and a buffer HDF5 overruns).
+void check_fits_in_memory(const std::string& path, const std::string& name, hsize_t count, double bytes) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const double memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0x1p62;
+  const double need = static_cast<double>(count) * bytes;
+  if (need > memory) {
+    throw InputError(detail::concat(path, ": /", name, " would need ", need / 0x1p30, " GiB of memory to read (", count,
+                                    " entries), more than this machine's ", memory / 0x1p30, " GiB"));
+  }
+}
+
+/// libhdf5 1.10 reads a compact dataset (data stored in its header) as its shape and type say, without checking that
+/// many bytes are stored: a heap over-read on a corrupt file (found by fuzz_hdf5, tests/fuzz/regressions/hdf5). A
+/// compact dataset storing fewer bytes than its shape and type need is refused here, before any read.
+void check_compact_storage(hid_t dset, const std::string& name, const std::string& path) {
+  Handle dcpl = h5_checked(H5Dget_create_plist(dset), H5Pclose, path, "get the creation properties of /" + name);
+  if (H5Pget_layout(dcpl.get()) != H5D_COMPACT) return;
+  Handle type = h5_checked(H5Dget_type(dset), H5Tclose, path, "get the type of /" + name);
+  Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
+  const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+  const double need = static_cast<double>(points) * static_cast<double>(H5Tget_size(type.get()));
+  const double stored = static_cast<double>(H5Dget_storage_size(dset));
+  if (points < 0 || stored < need) {
+    throw InputError(detail::concat(path, ": /", name, " is corrupt: its compact storage holds ", stored,
+                                    " bytes but its shape and type need ", need));
+  }
+}
+
 bool has_dataset(hid_t file, const char* name) {
   return H5Lexists(file, name, H5P_DEFAULT) > 0;
 }
@@ -55,7 +87,9 @@ Handle open_dataset(hid_t file, const std::string& name, const std::string& path
   }
   hid_t id = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
   if (id < 0) throw InputError(detail::concat(path, ": cannot open dataset /", name));
-  return Handle(id, H5Dclose);
+  Handle dset(id, H5Dclose);
+  check_compact_storage(dset.get(), name, path);
+  return dset;
 }
 
 std::vector<hsize_t> dims_of(hid_t dset, const std::string& name, const std::string& path) {
@@ -89,19 +123,27 @@ template <class T>
 std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const std::string& path) {
   Handle dset = open_dataset(file, name, path);
   require_numeric(dset.get(), name, path, std::is_integral_v<T>);
-  std::vector<T> out(length_1d(dset.get(), name, path));
+  const hsize_t n = length_1d(dset.get(), name, path);
+  check_fits_in_memory(path, name, n, sizeof(T));
+  std::vector<T> out(n);
   if (!out.empty())
     h5_check(H5Dread(dset.get(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path, "read /" + name);
   return out;
 }
 
-/// Reads a 1-D string dataset, fixed- or variable-length.
-std::vector<std::string> read_strings(hid_t file, const std::string& name, const std::string& path) {
+/// Reads a 1-D string dataset, fixed- or variable-length, of `expected` entries (InputError otherwise, before any
+/// string is read).
+std::vector<std::string> read_strings(hid_t file, const std::string& name, const std::string& path, Index expected) {
   Handle dset = open_dataset(file, name, path);
   const hsize_t n = length_1d(dset.get(), name, path);
+  if (n != static_cast<hsize_t>(expected)) {
+    throw InputError(detail::concat(path, ": /", name, " has ", n, " entries but /X has ", expected, " columns"));
+  }
   Handle ftype = h5_checked(H5Dget_type(dset.get()), H5Tclose, path, "get the type of /" + name);
   if (H5Tget_class(ftype.get()) != H5T_STRING)
     throw InputError(detail::concat(path, ": /", name, " must hold strings"));
+  const std::size_t size = H5Tget_size(ftype.get());  // a fixed-length string's bytes (a pointer's if variable)
+  check_fits_in_memory(path, name, n, static_cast<double>(sizeof(std::string) + std::max(size, sizeof(char*))));
   std::vector<std::string> out;
   out.reserve(n);
   if (n == 0) return out;
@@ -119,7 +161,6 @@ std::vector<std::string> read_strings(hid_t file, const std::string& name, const
     H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, buf.data());
 #endif
   } else {
-    const std::size_t size = H5Tget_size(ftype.get());
     H5Tset_size(mtype.get(), size);
     H5Tset_strpad(mtype.get(), H5T_STR_NULLPAD);
     std::vector<char> buf(n * size);
@@ -144,6 +185,9 @@ Hdf5Header read_header_locked(const std::string& path) {
     if (dims.size() != 2)
       throw InputError(detail::concat(path, ": /X must be 2-D but has ", dims.size(), " dimensions"));
     require_numeric(x.get(), "X", path, false);
+    const auto most = static_cast<hsize_t>(std::numeric_limits<Index>::max());
+    if (dims[0] > most || dims[1] > most)
+      throw InputError(detail::concat(path, ": /X has an impossible shape ", dims[0], " x ", dims[1]));
     h.rows = static_cast<Index>(dims[0]);
     h.cols = static_cast<Index>(dims[1]);
   }
@@ -156,12 +200,9 @@ Hdf5Header read_header_locked(const std::string& path) {
     if (ny != h.rows) throw InputError(detail::concat(path, ": /y has ", ny, " rows but /X has ", h.rows));
   }
   if (has_dataset(f, "feature_names")) {
-    h.feature_names = read_strings(f, "feature_names", path);
-    if (static_cast<Index>(h.feature_names.size()) != h.cols) {
-      throw InputError(detail::concat(path, ": /feature_names has ", h.feature_names.size(), " entries but /X has ",
-                                      h.cols, " columns"));
-    }
+    h.feature_names = read_strings(f, "feature_names", path, h.cols);
   } else {
+    check_fits_in_memory(path, "X", static_cast<hsize_t>(h.cols), sizeof(std::string) + 8.0);  // names x1..xp
     h.feature_names = default_feature_names(h.cols);
   }
 
@@ -227,6 +268,7 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
   if (first < 0 || count < 0 || first + count > header.rows) {
     throw InputError(detail::concat(path, ": rows [", first, ", ", first + count, ") outside [0, ", header.rows, ")"));
   }
+  check_fits_in_memory(path, "X", static_cast<hsize_t>(count), 4.0 * static_cast<double>(header.cols) + 8.0);
   Dataset data;
   data.origin = path;
   data.feature_names = header.feature_names;
@@ -315,6 +357,7 @@ Vector read_hdf5_y(const std::string& path, const Hdf5Header& header) {
   quiet();
   Dataset data;  // only y is filled: check_finite then names the file and row exactly as a row read does
   data.origin = path;
+  check_fits_in_memory(path, "y", static_cast<hsize_t>(header.rows), sizeof(double));
   data.y.resize(header.rows);
   Handle file = open_file(path);
   Handle dset = open_dataset(file.get(), "y", path);
