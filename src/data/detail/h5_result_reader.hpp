@@ -84,40 +84,11 @@ class Reader {
     return data;
   }
 
-  /// Fixed-length or variable-length strings.
+  /// Fixed-length or variable-length strings, one-dimensional.
   std::vector<std::string> read_strings(const std::string& name) const {
-    H5Handle dset = open(name);
-    const auto dims = shape(dset.get(), name);
+    std::vector<hsize_t> dims;
+    std::vector<std::string> out = read_strings_nd(name, dims);
     if (dims.size() != 1) fail(bfs::detail::concat("/", name, " is not one-dimensional"));
-    H5Handle type = bfs::detail::h5_type(H5Dget_type(dset.get()));
-    if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING)
-      fail(bfs::detail::concat("/", name, " is not strings"));
-    std::vector<std::string> out(dims[0]);
-    if (out.empty()) return out;
-    if (H5Tis_variable_str(type.get()) > 0) {
-      std::vector<char*> ptrs(out.size(), nullptr);  // memory type = file type: HDF5 will not convert charsets
-      if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) {
-        fail(bfs::detail::concat("cannot read /", name));
-      }
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        if (ptrs[i] != nullptr) out[i] = ptrs[i];
-        H5free_memory(ptrs[i]);
-      }
-      return out;
-    }
-    const std::size_t width = H5Tget_size(type.get());
-    std::vector<char> buffer(out.size() * width);
-    if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
-      fail(bfs::detail::concat("cannot read /", name));
-    }
-    const bool space_pad = H5Tget_strpad(type.get()) == H5T_STR_SPACEPAD;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      std::string s(buffer.data() + i * width, width);
-      const auto end = s.find_last_not_of(space_pad ? ' ' : '\0');
-      s.resize(end == std::string::npos ? 0 : end + 1);
-      if (!space_pad) s.resize(std::strlen(s.c_str()));  // NUL-terminated as well as NUL-padded
-      out[i] = std::move(s);
-    }
     return out;
   }
 

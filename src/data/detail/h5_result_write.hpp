@@ -31,45 +31,6 @@ inline H5Handle untimed_dcpl() {
   return dcpl;
 }
 
-template <class T>
-inline void write_1d(hid_t loc, const char* name, const std::vector<T>& data) {
-  const hsize_t dims[1] = {data.size()};
-  H5Handle space = bfs::detail::h5_space(check_id(H5Screate_simple(1, dims, nullptr), name));
-  H5Handle dcpl = untimed_dcpl();
-  H5Handle dset = bfs::detail::h5_dataset(
-      check_id(H5Dcreate2(loc, name, H5Types<T>::file(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-               bfs::detail::concat("create dataset ", name)));
-  if (!data.empty()) {
-    check(H5Dwrite(dset.get(), H5Types<T>::mem(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
-          bfs::detail::concat("write dataset ", name));
-  }
-}
-
-/// Fixed-length, NUL-padded UTF-8 strings: their raw bytes are deterministic (no heap addresses) and h5py reads
-/// them as bytes.
-inline void write_strings(hid_t loc, const char* name, const std::vector<std::string>& strings) {
-  std::size_t width = 1;
-  for (const auto& s : strings) width = std::max(width, s.size());
-  std::vector<char> buffer(strings.size() * width, '\0');
-  for (std::size_t i = 0; i < strings.size(); ++i)
-    std::memcpy(buffer.data() + i * width, strings[i].data(), strings[i].size());
-
-  H5Handle type = bfs::detail::h5_type(check_id(H5Tcopy(H5T_C_S1), "string type"));
-  check(H5Tset_size(type.get(), width), "string size");
-  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "string padding");
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
-  const hsize_t dims[1] = {strings.size()};
-  H5Handle space = bfs::detail::h5_space(check_id(H5Screate_simple(1, dims, nullptr), name));
-  H5Handle dcpl = untimed_dcpl();
-  H5Handle dset = bfs::detail::h5_dataset(
-      check_id(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-               bfs::detail::concat("create dataset ", name)));
-  if (!strings.empty()) {
-    check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
-          bfs::detail::concat("write dataset ", name));
-  }
-}
-
 /// /trajectory float32 [rows × p], chunked by whole rows (≤ ~1 MiB per chunk) and deflated when zlib is available.
 /// The first dimension is unlimited, so an empty [0 × p] trajectory is still a valid chunked dataset.
 inline void write_trajectory(hid_t loc, const std::vector<float>& trajectory, std::size_t p) {
@@ -142,7 +103,7 @@ inline void write_nd(hid_t loc, const char* name, const std::vector<T>& data, co
   }
 }
 
-/// Fixed-length, NUL-padded UTF-8 strings (as write_strings) of any rank (empty `dims` = one dimension).
+/// Fixed-length, NUL-padded UTF-8 strings of any rank (empty `dims` = one dimension).
 inline void write_strings_nd(hid_t loc, const char* name, const std::vector<std::string>& strings,
                              const std::vector<std::size_t>& dims) {
   std::vector<hsize_t> extent(dims.begin(), dims.end());
@@ -170,6 +131,18 @@ inline void write_strings_nd(hid_t loc, const char* name, const std::vector<std:
     check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
           bfs::detail::concat("write dataset ", name));
   }
+}
+
+/// A one-dimensional numeric dataset.
+template <class T>
+inline void write_1d(hid_t loc, const char* name, const std::vector<T>& data) {
+  write_nd(loc, name, data, {});
+}
+
+/// Fixed-length, NUL-padded UTF-8 strings: their raw bytes are deterministic (no heap addresses) and h5py reads
+/// them as bytes.
+inline void write_strings(hid_t loc, const char* name, const std::vector<std::string>& strings) {
+  write_strings_nd(loc, name, strings, {});
 }
 
 inline H5Handle untimed_group(hid_t loc, const char* name) {
