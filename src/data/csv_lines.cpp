@@ -1,5 +1,6 @@
 #include "data/csv_lines.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -84,6 +85,10 @@ std::string_view strip_quotes(std::string_view cell) {
 std::string_view strip_byte_order_mark(std::string_view line) {
   if (line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
   return line;
+}
+
+bool has_control_byte(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; });
 }
 
 std::string printable(std::string_view text) {

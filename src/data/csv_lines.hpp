@@ -47,5 +47,8 @@ std::string_view strip_quotes(std::string_view cell);
 std::string_view strip_byte_order_mark(std::string_view line);
 /// `text` for an error message: control bytes (a NUL included, which would end the message) become \xNN.
 std::string printable(std::string_view text);
+/// Whether `text` holds a control byte (below 0x20; a NUL among them). Such a column name is refused: HDF5 stores
+/// names as C strings, so result.h5's or a panel's /feature_names would cut it at a NUL (found by fuzzing).
+bool has_control_byte(std::string_view text);
 
 }  // namespace bfs

@@ -97,6 +97,12 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
     }
   }
   if (feature_cols.empty()) throw InputError(detail::concat(path, ": p = 0 (no feature columns besides the target)"));
+  for (std::size_t c : feature_cols) {
+    if (has_control_byte(header[c])) {
+      throw InputError(detail::concat(path, ": the name of column ", c + 1, " in the header ('", printable(header[c]),
+                                      "') holds a control character"));
+    }
+  }
 
   // Rows.
   const std::size_t p = feature_cols.size();

@@ -22,12 +22,18 @@ namespace fs = std::filesystem;
 /// A FILE* with a 1 MiB text buffer; throws InputError naming the file on any failure.
 class CsvOut {
  public:
-  explicit CsvOut(fs::path path) : path_(std::move(path)), file_(std::fopen(path_.c_str(), "wb")) {
-    if (file_ == nullptr) throw InputError("simulate gkx-like: cannot create '" + path_.string() + "'");
+  explicit CsvOut(fs::path path)
+      : path_(std::move(path)), staged_(path_.string() + ".tmp"), file_(std::fopen(staged_.c_str(), "wb")) {
+    if (file_ == nullptr) throw InputError("simulate gkx-like: cannot create '" + staged_.string() + "'");
     buffer_.reserve(kFlushAt + 4096);
   }
+  /// An uncommitted file (a failed run) is removed: the previous files under the final names stay as they were.
   ~CsvOut() {
     if (file_ != nullptr) std::fclose(file_);
+    if (!committed_) {
+      std::error_code ignored;
+      fs::remove(staged_, ignored);
+    }
   }
   CsvOut(const CsvOut&) = delete;
   CsvOut& operator=(const CsvOut&) = delete;
@@ -53,25 +59,37 @@ class CsvOut {
     flush();
     const bool bad = std::fclose(file_) != 0;
     file_ = nullptr;
-    if (bad) throw InputError("simulate gkx-like: cannot write '" + path_.string() + "'");
+    if (bad) throw InputError("simulate gkx-like: cannot write '" + staged_.string() + "'");
     return written_;
+  }
+  /// Renames the closed file to its final name. Called for every file only once all of them are written, so a
+  /// failed run never leaves a new file beside an old one.
+  void commit() {
+    std::error_code ec;
+    fs::rename(staged_, path_, ec);
+    if (ec)
+      throw InputError("simulate gkx-like: cannot rename '" + staged_.string() + "' to '" + path_.string() +
+                       "': " + ec.message());
+    committed_ = true;
   }
 
  private:
   static constexpr std::size_t kFlushAt = std::size_t{1} << 20;
   void flush() {
     if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-      throw InputError("simulate gkx-like: cannot write '" + path_.string() + "' (disk full?)");
+      throw InputError("simulate gkx-like: cannot write '" + staged_.string() + "' (disk full?)");
     written_ += static_cast<std::int64_t>(buffer_.size());
     buffer_.clear();
   }
   fs::path path_;
+  fs::path staged_;  // path_ + ".tmp" until commit()
   std::FILE* file_;
+  bool committed_ = false;
   std::string buffer_;
   std::int64_t written_ = 0;
 };
 
-void write_truth(const fs::path& path, const GkxLikeSpec& spec, double scale, const GkxLikeReport& report) {
+void write_truth(CsvOut& out, const GkxLikeSpec& spec, double scale, const GkxLikeReport& report) {
   nlohmann::ordered_json j;
   j["generator"] = "banditfs simulate gkx-like";
   j["seed"] = spec.seed;
@@ -102,7 +120,6 @@ void write_truth(const fs::path& path, const GkxLikeSpec& spec, double scale, co
   j["signal_share"] = report.signal_share;
   j["rows"] = report.rows;
   j["files"] = {{"characteristics", "characteristics.csv"}, {"returns", "returns.csv"}, {"riskfree", "riskfree.csv"}};
-  CsvOut out(path);
   out.text(j.dump(2) + "\n");
   out.close();
 }
@@ -199,7 +216,9 @@ GkxLikeReport simulate_gkx_like(const GkxLikeSpec& spec, const fs::path& dir) {
   }
   report.bytes = chars.close() + rets.close() + rf.close();
   report.signal_share = sum_resid2 > 0 ? sum_signal2 / sum_resid2 : 0.0;
-  write_truth(dir / "truth.json", spec, signal_scale_of(spec), report);
+  CsvOut truth(dir / "truth.json");
+  write_truth(truth, spec, signal_scale_of(spec), report);
+  for (CsvOut* file : {&chars, &rets, &rf, &truth}) file->commit();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

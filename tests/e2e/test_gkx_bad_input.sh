@@ -31,6 +31,16 @@ err=$("$BANDITFS" simulate gkx-like --out "$WORK/out-len" --months 0 2>&1 >/dev/
 data="$WORK/data"
 "$BANDITFS" simulate gkx-like --out "$data" --months 2 --stocks 200 --seed 2 >/dev/null 2>"$WORK/err" ||
   fail "simulate gkx-like failed: $(cat "$WORK/err")"
+# A failed rerun into the same directory (a full disk: a file-size limit, SIGXFSZ ignored) exits 1 and leaves the
+# previous four files as they were, with no .tmp file beside them.
+before=$(cd "$data" && sha256sum characteristics.csv returns.csv riskfree.csv truth.json)
+err=$( (trap '' XFSZ; ulimit -f 64; "$BANDITFS" simulate gkx-like --out "$data" --months 3 --stocks 300 --seed 3) \
+  2>&1 >/dev/null); code=$?
+[ "$code" -eq 1 ] && [[ "$err" == *"characteristics.csv.tmp"* ]] && ok ||
+  fail "simulate gkx-like on a full disk: exit $code, message: $err"
+[ "$(cd "$data" && sha256sum characteristics.csv returns.csv riskfree.csv truth.json)" == "$before" ] && ok ||
+  fail "a failed simulate gkx-like changed the previous files"
+[ -z "$(ls "$data" | grep '\.tmp$')" ] && ok || fail "a failed simulate gkx-like left $(ls "$data")"
 prep() {  # prep OUT [extra options]: prepare-gkx of $data's CSVs into OUT
   local out="$1"
   shift

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/error.hpp"
+#include "data/csv_lines.hpp"  // has_control_byte
 #include "gkx/characteristics.hpp"
 #include "gkx/prepare.hpp"  // is_reserved_column
 
@@ -63,9 +64,7 @@ GkxColumns locate_columns(const Header& header, const std::string& path, bool st
   c.sic2 = header.require({"sic2"}, "'sic2'");
   c.count = header.size();
   for (std::size_t a = 0; a < header.size(); ++a) {
-    // A control byte (a NUL above all) would cut the name short in the panel's /feature_names (found by fuzzing).
-    const std::string& name = header.name(a);
-    if (std::any_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }))
+    if (has_control_byte(header.name(a)))
       throw InputError(bfs::detail::concat(path, ": the name of column ", a + 1,
                                            " in the header (line 1) holds a control ", "character"));
   }

@@ -115,3 +115,15 @@ BOOST_AUTO_TEST_CASE(a_nul_byte_in_a_cell_is_shown_not_cut) {
   const std::string path = dir.write("nul.csv", std::string("a,y\n1,2\n3x\0z,4\n", 16));
   expect_error<InputError>([&] { read_csv(path, "y"); }, path + ": line 3, column 'a': '3x\\x00z' is not a number");
 }
+
+BOOST_AUTO_TEST_CASE(a_control_byte_in_a_feature_name_is_refused) {
+  // HDF5 keeps names as C strings: a NUL would cut the name in result.h5's /feature_names (fuzzing, issue 11).
+  test::TempDir dir;
+  const std::string path = dir.write("nul_name.csv", std::string("a\0b,c,y\n1,2,3\n", 14));
+  expect_error<InputError>([&] { read_csv(path, "y"); },
+                           path + ": the name of column 1 in the header ('a\\x00b') holds a control character");
+  const std::string tab = dir.write("tab_name.csv", "a\tb,c,y\n1,2,3\n");
+  expect_error<InputError>([&] { read_csv(tab, "y"); }, "('a\\x09b') holds a control character");
+  // A column that is not read (not a feature, not the target) may keep its odd name.
+  BOOST_TEST(read_csv(path, "y", {"c"}).cols() == 1);
+}
