@@ -7,6 +7,7 @@
 #include "gkx/gkx_csv.hpp"
 #include "gkx/prepare.hpp"
 #include "gkx/simulate_gkx.hpp"
+#include "simulate/dgp.hpp"
 
 namespace bfs::cli {
 
@@ -30,6 +31,11 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
   for (const char* name : {"--n", "--p", "--periods", "--binary"})
     if (gkx_like && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
+  // Only paper 002's Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
+  if (simulate.count("--rho") > 0 && (gkx_like || !dgp_uses_rho(dgp))) {
+    throw InputError(detail::concat("simulate ", dgp, ": --rho ", simulate.get_option("--rho")->results().front(),
+                                    " does not apply (only ishigami, heavy-tailed and friedman-mod take --rho)"));
+  }
 }
 
 std::int64_t whole_number_option(double value, const char* option, std::int64_t lo) {

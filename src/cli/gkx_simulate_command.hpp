@@ -22,7 +22,8 @@ std::int64_t whole_number_option(double value, const char* option, std::int64_t 
 /// Adds --months, --stocks, --from, --signal-scale to `simulate`.
 void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options);
 /// After parsing: ConfigError for an option given that does not apply to `dgp` (gkx-like's options with
-/// another DGP, --n/--p/--periods with gkx-like).
+/// another DGP, --n/--p/--periods with gkx-like); InputError for --rho with a DGP that takes none (all but ishigami,
+/// heavy-tailed, friedman-mod).
 void check_simulate_options(const CLI::App& simulate, const std::string& dgp);
 /// Writes the gkx-like CSVs and truth.json into the directory `out`; prints a summary; returns the exit code.
 int simulate_gkx_like_command(const GkxLikeOptions& options, std::uint64_t seed, const std::string& out);

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -175,12 +176,35 @@ struct SimulateArgs {
   std::uint64_t seed = 1;
   int periods = 1;
   bool binary = false;
+  double rho = 0.0;
   std::string out;
 };
+
+/// "x1, x7, x8" for 0-based features.
+std::string feature_list(const std::vector<FeatureId>& features) {
+  std::string text;
+  for (const FeatureId f : features) text += (text.empty() ? "x" : ", x") + std::to_string(f + 1);
+  return text;
+}
+
+/// --rho and --p against the DGP, as InputErrors naming the option and its value, before anything is written (the
+/// library's own checks name the job-file view, data.p). --rho given to a DGP that takes none is refused earlier,
+/// by cli::check_simulate_options.
+void check_simulate_values(const SimulateArgs& args) {
+  if (!std::isfinite(args.rho) || args.rho < 0.0 || args.rho >= 1.0)
+    throw InputError(detail::concat("simulate ", args.dgp, ": --rho ", args.rho, " must be a finite number in [0, 1)"));
+  const std::vector<FeatureId> truth = dgp_truth(args.dgp);
+  const std::int64_t need = truth.back() + 1;
+  if (args.p < need) {
+    throw InputError(detail::concat("simulate ", args.dgp, ": --p ", args.p, " is below the ", need, " features ",
+                                    args.dgp, " needs (its truth is ", feature_list(truth), ")"));
+  }
+}
 
 int command_simulate(const SimulateArgs& args) {
   if (args.periods < 1)
     throw ConfigError("simulate: --periods must be at least 1, not " + std::to_string(args.periods));
+  check_simulate_values(args);
   const std::int64_t rows = args.n > std::numeric_limits<std::int64_t>::max() / std::max(args.periods, 1)
                                 ? std::numeric_limits<std::int64_t>::max()
                                 : args.n * std::max(args.periods, 1);
@@ -188,12 +212,39 @@ int command_simulate(const SimulateArgs& args) {
   check_simulation_fits(rows, 2 * args.p, "--n, --p, --periods");
   SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
   spec.binary = args.binary;
+  spec.rho = args.rho;
   const Dataset data = simulate_dataset(spec, args.periods);
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features (" << args.dgp
             << ", seed " << args.seed << ", " << data.num_periods() << " period(s), "
-            << (args.binary ? "binary y, " : "") << "truth x1..x5)\n";
+            << (dgp_uses_rho(args.dgp) ? detail::concat("rho ", args.rho, ", ") : "")
+            << (args.binary ? "binary y, " : "") << "truth " << feature_list(data.truth) << ")\n";
   return 0;
+}
+
+/// The `simulate` subcommand: its options fill `args`, gkx-like's own options `gkx_like`.
+CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOptions& gkx_like) {
+  auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
+  sim->add_option("dgp", args.dgp,
+                  "friedman1 | friedman3 | liang | linear | ishigami | heavy-tailed | friedman-mod | "
+                  "ishigami-classic | gkx-like (CSVs into --out DIR)")
+      ->required();
+  sim->add_option("--n", args.n, "rows (per period)");
+  sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3)");
+  sim->add_option("--rho", args.rho,
+                  "ishigami, heavy-tailed, friedman-mod: Gaussian-copula correlation, corr(z_j, z_k) = rho^|j-k|, "
+                  "in [0, 1) (default 0)");
+  sim->add_option("--seed", args.seed, "seed");
+  sim->add_option("--periods", args.periods, "fresh batches written as periods");
+  sim->add_option("--out", args.out, "output HDF5 file (gkx-like: a directory)")->required();
+  sim->add_flag("--binary", args.binary,
+                "binary y ~ Bernoulli(Phi((f - mean f) / sd f)) instead of f + noise (paper-002 designs: "
+                "Bernoulli(Phi(f)))");
+  cli::add_gkx_like_options(*sim, gkx_like);
+  sim->callback([sim, &args] {
+    if (args.dgp == "ishigami-classic" && sim->count("--p") == 0) args.p = 3;  // paper 002 §3.3's design
+  });
+  return sim;
 }
 
 }  // namespace
@@ -215,17 +266,8 @@ int main(int argc, char** argv) {
                 "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
 
   SimulateArgs sim_args;
-  auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
-  sim->add_option("dgp", sim_args.dgp, "friedman1 | friedman3 | liang | linear | gkx-like (CSVs into --out DIR)")
-      ->required();
-  sim->add_option("--n", sim_args.n, "rows (per period)");
-  sim->add_option("--p", sim_args.p, "features");
-  sim->add_option("--seed", sim_args.seed, "seed");
-  sim->add_option("--periods", sim_args.periods, "fresh batches written as periods");
-  sim->add_option("--out", sim_args.out, "output HDF5 file (gkx-like: a directory)")->required();
-  sim->add_flag("--binary", sim_args.binary, "binary y ~ Bernoulli(Phi((f - mean f) / sd f)) instead of f + noise");
   bfs::cli::GkxLikeOptions gkx_like;
-  bfs::cli::add_gkx_like_options(*sim, gkx_like);
+  auto* sim = add_simulate_command(app, sim_args, gkx_like);
 
   std::string inspect_path;
   int inspect_top = 25;

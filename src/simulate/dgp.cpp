@@ -1,11 +1,15 @@
-// Simulated data sets with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1); see dgp.hpp for the formulas.
+// Simulated data sets with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1; paper 002 §3.3, eqs. 16–18, §6.1);
+// see dgp.hpp for the formulas.
 #include "simulate/dgp.hpp"
 
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string_view>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -15,95 +19,229 @@ namespace bfs {
 
 namespace {
 
-constexpr Index kRelevant = 5;  // every DGP here uses x1..x5
+/// Every DGP: data.dgp's four (config's Dgp, whose names are declared there once), then paper 002's designs, which
+/// only `banditfs simulate` offers (their names are declared here, in kFirstDesigns).
+enum class Model { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
 
-Dgp parse_dgp(const std::string& name) {
-  if (const auto dgp = enum_from_name<Dgp>(name)) return *dgp;
+constexpr std::array<std::pair<Model, std::string_view>, 4> kFirstDesigns{
+    {{Model::Ishigami, "ishigami"},
+     {Model::HeavyTailed, "heavy-tailed"},
+     {Model::FriedmanMod, "friedman-mod"},
+     {Model::IshigamiClassic, "ishigami-classic"}}};
+
+Model model_of(Dgp dgp) {
+  switch (dgp) {
+    case Dgp::Friedman1:
+      return Model::Friedman1;
+    case Dgp::Friedman3:
+      return Model::Friedman3;
+    case Dgp::Liang:
+      return Model::Liang;
+    case Dgp::Linear:
+      return Model::Linear;
+  }
+  throw InternalError("model_of: a Dgp without a Model");
+}
+
+Model parse_model(const std::string& name) {
+  if (const auto dgp = enum_from_name<Dgp>(name)) return model_of(*dgp);
+  for (const auto& [model, design] : kFirstDesigns)
+    if (design == name) return model;
   std::string known;
   for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
   throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));
 }
 
-Dgp check_spec(const SimulateSpec& spec) {
-  const Dgp dgp = parse_dgp(spec.dgp);
-  if (spec.n <= 0) throw ConfigError(detail::concat("data.n = ", spec.n, " must be positive"));
-  if (spec.p < kRelevant) {
-    throw ConfigError(
-        detail::concat("data.p = ", spec.p, " is below the ", kRelevant, " relevant features of ", spec.dgp));
+/// The truly relevant features, 0-based (paper 002: eq. 16 and §3.3 x1..x3, eq. 17 x1, x2, x3, x6, eq. 18 x1, x7..x10).
+std::vector<FeatureId> truth_of(Model model) {
+  switch (model) {
+    case Model::Ishigami:
+    case Model::IshigamiClassic:
+      return {0, 1, 2};
+    case Model::HeavyTailed:
+      return {0, 1, 2, 5};
+    case Model::FriedmanMod:
+      return {0, 6, 7, 8, 9};
+    case Model::Friedman1:
+    case Model::Friedman3:
+    case Model::Liang:
+    case Model::Linear:
+      break;
   }
-  return dgp;
+  return {0, 1, 2, 3, 4};
 }
 
-double mean_of(Dgp dgp, const float* x) {
+/// The Gaussian-copula designs of paper 002 §5: they take ρ, and their binary labels are Bernoulli(Φ(f)) (§6.1).
+bool is_copula(Model model) {
+  return model == Model::Ishigami || model == Model::HeavyTailed || model == Model::FriedmanMod;
+}
+/// Binary labels from Φ(f) itself (paper 002 §6.1) rather than Φ of the batch-standardised f.
+bool raw_probit(Model model) {
+  return is_copula(model) || model == Model::IshigamiClassic;
+}
+
+std::string truth_text(const std::vector<FeatureId>& truth) {
+  std::string text;
+  for (const FeatureId t : truth) text += detail::concat(text.empty() ? "" : ", ", "x", t + 1);
+  return text;
+}
+
+Model check_spec(const SimulateSpec& spec) {
+  const Model model = parse_model(spec.dgp);
+  if (spec.n <= 0) throw ConfigError(detail::concat("data.n = ", spec.n, " must be positive"));
+  const std::vector<FeatureId> truth = truth_of(model);
+  const Index need = truth.back() + 1;
+  if (spec.p < need) {
+    throw ConfigError(
+        need == static_cast<Index>(truth.size())
+            ? detail::concat("data.p = ", spec.p, " is below the ", need, " relevant features of ", spec.dgp)
+            : detail::concat("data.p = ", spec.p, " is below the ", need, " features ", spec.dgp,
+                             " needs (its truth is ", truth_text(truth), ")"));
+  }
+  if (!std::isfinite(spec.rho) || spec.rho < 0.0 || spec.rho >= 1.0)
+    throw ConfigError(detail::concat("rho = ", spec.rho, " must be a finite number in [0, 1)"));
+  if (spec.rho != 0.0 && !is_copula(model)) {
+    throw ConfigError(detail::concat("rho = ", spec.rho, " does not apply to ", spec.dgp,
+                                     " (only ishigami, heavy-tailed and friedman-mod take a correlation)"));
+  }
+  return model;
+}
+
+/// Φ, the standard normal distribution function.
+double normal_cdf(double z) {
+  return 0.5 * std::erfc(-z / std::numbers::sqrt2);
+}
+
+/// The Ishigami function (a = 7, b = 0.1) of arguments already on [−π, π] (paper 002 §3.3).
+double ishigami(double a, double b, double c) {
+  const double sb = std::sin(b);
+  return std::sin(a) + 7.0 * sb * sb + 0.1 * c * c * c * c * std::sin(a);
+}
+
+/// f of the paper-002 designs; x holds at least truth_of(model).back() + 1 values.
+double first_mean_of(Model model, const float* x) {
+  constexpr double pi = std::numbers::pi;
+  switch (model) {
+    case Model::Ishigami:  // paper 002 eq. 16: x on [0, 1], rescaled to [−π, π]
+      return ishigami(2.0 * pi * x[0] - pi, 2.0 * pi * x[1] - pi, 2.0 * pi * x[2] - pi);
+    case Model::IshigamiClassic:  // paper 002 §3.3: x on [−π, π]
+      return ishigami(x[0], x[1], x[2]);
+    case Model::HeavyTailed: {  // paper 002 eq. 17
+      const double x1 = x[0], x2 = x[1], x3 = x[2], x6 = x[5];
+      return 2.0 * std::log(x1 * x1 + x2 * x2 * x2 * x2) / (std::cos(x1) + std::sin(x3)) +
+             x2 * x2 * std::exp(x3) / std::sqrt(1.1 - x6);
+    }
+    case Model::FriedmanMod: {  // paper 002 eq. 18
+      const double x1 = x[0], x7 = x[6], x8 = x[7], x9 = x[8], x10 = x[9];
+      return 10.0 * std::sin(pi * x1 * x7) + 20.0 * (x8 - 0.5) * (x8 - 0.5) + 10.0 * x9 + 5.0 * x10 - 20.0 * x9 * x10 -
+             10.0;
+    }
+    case Model::Friedman1:
+    case Model::Friedman3:
+    case Model::Liang:
+    case Model::Linear:
+      break;
+  }
+  throw InternalError("first_mean_of: not a paper-002 design");
+}
+
+double mean_of(Model model, const float* x) {
+  if (raw_probit(model)) return first_mean_of(model, x);
   const double x1 = x[0], x2 = x[1], x3 = x[2], x4 = x[3], x5 = x[4];
-  switch (dgp) {
-    case Dgp::Friedman1:  // paper 000 eq. 1
+  switch (model) {
+    case Model::Friedman1:  // paper 000 eq. 1
       return 10.0 * std::sin(std::numbers::pi * x1 * x2) + 20.0 * (x3 - 0.5) * (x3 - 0.5) + 10.0 * x4 + 5.0 * x5;
-    case Dgp::Friedman3:  // paper 000 eq. 3
+    case Model::Friedman3:  // paper 000 eq. 3
       return 0.1 * std::exp(4.0 * x1) + 4.0 / (1.0 + std::exp(-20.0 * (x2 - 0.5))) + 4.0 * x3 + 3.0 * x4 + 2.0 * x5;
-    case Dgp::Liang:  // paper 000 eq. 5
+    case Model::Liang:  // paper 000 eq. 5
       return 10.0 * x2 / (1.0 + x1 * x1) + 5.0 * std::sin(x3 * x4) + 2.0 * x5;
-    case Dgp::Linear:  // paper 003 §6.1
+    case Model::Linear:  // paper 003 §6.1
       return x1 + 2.0 * x2 + 3.0 * x3 - 2.0 * x4 - x5;
+    case Model::Ishigami:
+    case Model::HeavyTailed:
+    case Model::FriedmanMod:
+    case Model::IshigamiClassic:
+      break;
   }
   return 0.0;
 }
 
-double noise_variance_of(Dgp dgp) {
-  switch (dgp) {
-    case Dgp::Friedman1:
-    case Dgp::Friedman3:
-      return 1.0;
-    case Dgp::Liang:
+double noise_variance_of(Model model) {
+  switch (model) {
+    case Model::Liang:
       return 0.5;
-    case Dgp::Linear:
+    case Model::Linear:
       return 5.0;
+    case Model::Friedman1:
+    case Model::Friedman3:
+    case Model::Ishigami:  // paper 002 §3.3 and §5: ε ~ N(0, 1)
+    case Model::HeavyTailed:
+    case Model::FriedmanMod:
+    case Model::IshigamiClassic:
+      break;
   }
   return 1.0;
 }
 
+/// A Gaussian AR(1) along j with unit marginal variance, z_j = ρ z_{j−1} + √(1 − ρ²) e_j, so that
+/// corr(z_j, z_k) = ρ^|j−k| exactly; row[j] = transform(z_j).
+template <class Transform>
+void draw_ar1_row(double rho, Rng& rng, float* row, Index p, Transform transform) {
+  const double innovation = std::sqrt(1.0 - rho * rho);
+  double prev = rng.normal();
+  row[0] = static_cast<float>(transform(prev));
+  for (Index j = 1; j < p; ++j) {
+    prev = rho * prev + innovation * rng.normal();
+    row[j] = static_cast<float>(transform(prev));
+  }
+}
+
 /// Draws one row of X (p values) from `rng` in column order.
-void draw_row(Dgp dgp, Rng& rng, float* row, Index p) {
-  switch (dgp) {
-    case Dgp::Friedman1:
-    case Dgp::Friedman3:
+void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
+  constexpr double pi = std::numbers::pi;
+  const auto identity = [](double z) { return z; };
+  switch (model) {
+    case Model::Friedman1:
+    case Model::Friedman3:
       for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(rng.uniform());
       break;
-    case Dgp::Liang: {
+    case Model::Liang: {
       const double eta = rng.normal();  // shared by the row: corr(x_j, x_k) = 1/2
       for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(0.5 * (eta + rng.normal()));
       break;
     }
-    case Dgp::Linear: {
-      // AR(1) along j with unit marginal variance gives Σ_jk = 0.9^|j−k| exactly.
-      const double rho = 0.9, innovation = std::sqrt(1.0 - rho * rho);
-      double prev = rng.normal();
-      row[0] = static_cast<float>(prev);
-      for (Index j = 1; j < p; ++j) {
-        prev = rho * prev + innovation * rng.normal();
-        row[j] = static_cast<float>(prev);
-      }
+    case Model::Linear:  // Σ_jk = 0.9^|j−k|
+      draw_ar1_row(0.9, rng, row, p, identity);
       break;
-    }
+    case Model::Ishigami:
+    case Model::HeavyTailed:
+    case Model::FriedmanMod:  // paper 002 §5: the Gaussian copula with uniform marginals, x_j = Φ(z_j)
+      draw_ar1_row(rho, rng, row, p, normal_cdf);
+      break;
+    case Model::IshigamiClassic:  // paper 002 §3.3
+      for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(2.0 * pi * rng.uniform() - pi);
+      break;
   }
 }
 
-/// Replaces y by Bernoulli(Φ((f − mean f) / sd f)) labels, one uniform per row from `rng` in row order.
-void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const SimulateSpec& spec) {
+/// Replaces y by 0/1 labels, one uniform per row from `rng` in row order: Bernoulli(Φ(f)) for the paper-002 designs
+/// (§6.1), Bernoulli(Φ((f − mean f) / sd f)) for the others.
+void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const SimulateSpec& spec, Model model) {
   const auto n = static_cast<double>(f.size());
-  double mean = 0.0;
-  for (double v : f) mean += v;
-  mean /= n;
-  double ss = 0.0;
-  for (double v : f) ss += (v - mean) * (v - mean);
-  const double sd = std::sqrt(ss / n);
+  double mean = 0.0, sd = 1.0;
+  if (!raw_probit(model)) {
+    for (double v : f) mean += v;
+    mean /= n;
+    double ss = 0.0;
+    for (double v : f) ss += (v - mean) * (v - mean);
+    sd = std::sqrt(ss / n);
+  }
   if (!(sd > 0.0)) {
     throw ConfigError(detail::concat("data.n = ", spec.n, ": a binary ", spec.dgp,
                                      " batch needs f to vary over its rows (its standard deviation is 0)"));
   }
   for (std::size_t i = 0; i < f.size(); ++i) {
-    const double z = (f[i] - mean) / sd;
-    const double prob = 0.5 * std::erfc(-z / std::numbers::sqrt2);  // Φ(z)
+    const double prob = normal_cdf((f[i] - mean) / sd);
     y[static_cast<Index>(i)] = rng.uniform() < prob ? 1.0 : 0.0;
   }
 }
@@ -111,13 +249,11 @@ void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const
 class SimulatedSource final : public DataSource {
  public:
   SimulatedSource(SimulateSpec spec, int periods, bool online, std::int64_t noise)
-      : spec_(std::move(spec)), periods_(periods), online_(online), noise_(noise) {
-    check_spec(spec_);
+      : spec_(std::move(spec)), periods_(periods), online_(online), noise_(noise), truth_(truth_of(check_spec(spec_))) {
     if (periods_ < 1) throw ConfigError(detail::concat("data.periods = ", periods_, " must be at least 1"));
     if (noise_ < 0) throw ConfigError(detail::concat("data.noise_features = ", noise_, " must be >= 0"));
     names_ = default_feature_names(spec_.p);
     for (std::int64_t j = 1; j <= noise_; ++j) names_.push_back(noise_feature_name(j));
-    for (FeatureId t = 0; t < kRelevant; ++t) truth_.push_back(t);
   }
   int num_periods() const override { return online_ ? periods_ : 1; }
   Index num_features() const override { return spec_.p + noise_; }
@@ -138,7 +274,7 @@ class SimulatedSource final : public DataSource {
   }
   std::string describe() const override {
     return detail::concat("simulate:", spec_.dgp, spec_.binary ? " binary" : "", " (n = ", spec_.n,
-                          " per batch, p = ", spec_.p,
+                          " per batch, p = ", spec_.p, spec_.rho != 0.0 ? detail::concat(", rho = ", spec_.rho) : "",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", seed ", spec_.seed, ")");
   }
@@ -155,24 +291,34 @@ class SimulatedSource final : public DataSource {
 }  // namespace
 
 std::vector<std::string> dgp_names() {
-  return enum_names<Dgp>();
+  std::vector<std::string> names = enum_names<Dgp>();
+  for (const auto& design : kFirstDesigns) names.emplace_back(design.second);
+  return names;
+}
+
+std::vector<FeatureId> dgp_truth(const std::string& dgp) {
+  return truth_of(parse_model(dgp));
+}
+
+bool dgp_uses_rho(const std::string& dgp) {
+  return is_copula(parse_model(dgp));
 }
 
 double dgp_mean(const std::string& dgp, std::span<const float> x) {
-  const Dgp d = parse_dgp(dgp);
-  BFS_CHECK(static_cast<Index>(x.size()) >= kRelevant, "row has ", x.size(), " values");
-  return mean_of(d, x.data());
+  const Model model = parse_model(dgp);
+  BFS_CHECK(static_cast<Index>(x.size()) > truth_of(model).back(), "row has ", x.size(), " values");
+  return mean_of(model, x.data());
 }
 
 double dgp_noise_variance(const std::string& dgp) {
-  return noise_variance_of(parse_dgp(dgp));
+  return noise_variance_of(parse_model(dgp));
 }
 
 Dataset simulate(const SimulateSpec& spec, int batch) {
-  const Dgp dgp = check_spec(spec);
+  const Model model = check_spec(spec);
   BFS_CHECK(batch >= 0, "batch ", batch);
   const Index n = spec.n, p = spec.p;
-  const double sigma = std::sqrt(noise_variance_of(dgp));
+  const double sigma = std::sqrt(noise_variance_of(model));
   Rng rng = Rng::stream(spec.seed, static_cast<std::uint64_t>(batch), 0, Purpose::Simulate);
   Dataset data;
   data.X.resize(n, p);
@@ -180,14 +326,14 @@ Dataset simulate(const SimulateSpec& spec, int batch) {
   std::vector<double> f(spec.binary ? static_cast<std::size_t>(n) : 0);
   for (Index i = 0; i < n; ++i) {
     float* row = data.X.data() + i * p;  // row-major: draws go row by row
-    draw_row(dgp, rng, row, p);
-    const double mean = mean_of(dgp, row);
+    draw_row(model, spec.rho, rng, row, p);
+    const double mean = mean_of(model, row);
     data.y[i] = mean + sigma * rng.normal();  // drawn for binary too, so the stream (and X) match regression
     if (spec.binary) f[static_cast<std::size_t>(i)] = mean;
   }
-  if (spec.binary) draw_binary_labels(f, rng, data.y, spec);
+  if (spec.binary) draw_binary_labels(f, rng, data.y, spec, model);
   data.feature_names = default_feature_names(p);
-  for (FeatureId t = 0; t < kRelevant; ++t) data.truth.push_back(t);
+  data.truth = truth_of(model);
   data.has_truth = true;
   data.origin = "simulate:" + spec.dgp;
   return data;

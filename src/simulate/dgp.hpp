@@ -1,21 +1,34 @@
 #pragma once
-// Data-generating processes with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1). y = f(x) + ε, the truly
-// relevant features are always x1..x5 (truth = {0,..,4}), the other p − 5 columns are drawn like them but unused:
+// Data-generating processes with known truth. y = f(x) + ε; the columns f does not use are drawn like the others.
+// Paper 000 eqs. 1, 3, 5 and paper 003 §6.1 — truly relevant features x1..x5 (truth = {0,..,4}):
 //   friedman1 (eq. 1): x ~ U[0,1]^p, f = 10 sin(π x1 x2) + 20 (x3 − 0.5)² + 10 x4 + 5 x5, ε ~ N(0, 1)
 //   friedman3 (eq. 3): x ~ U[0,1]^p, f = 0.1 e^{4 x1} + 4 / (1 + e^{−20 (x2 − 0.5)}) + 4 x3 + 3 x4 + 2 x5, ε ~ N(0, 1)
 //   liang     (eq. 5): x = (e + z) / 2, z ~ N(0, I_p), e = η·1 with η ~ N(0,1) per row (pairwise corr 0.5),
 //                      f = 10 x2 / (1 + x1²) + 5 sin(x3 x4) + 2 x5, ε ~ N(0, 0.5)
 //   linear  (003 §6.1): x ~ N(0, Σ), Σ_jk = 0.9^|j−k| (an AR(1) along j), f = x1 + 2x2 + 3x3 − 2x4 − x5, ε ~ N(0, 5)
-// Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate); y is computed from the float values
-// stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
+// Paper 002 (FIRST) §5 eqs. 16–18 — the truth is each design's own set (dgp_truth; 0-based, x1 = column 0):
+//   ishigami     (eq. 16): f = sin(2πx1 − π) + 7 sin²(2πx2 − π) + 0.1 (2πx3 − π)⁴ sin(2πx1 − π); truth x1, x2, x3
+//   heavy-tailed (eq. 17): f = 2 log(x1² + x2⁴) / (cos x1 + sin x3) + x2² e^{x3} / √(1.1 − x6); truth x1, x2, x3, x6
+//   friedman-mod (eq. 18): f = 10 sin(π x1 x7) + 20 (x8 − 0.5)² + 10 x9 + 5 x10 − 20 x9 x10 − 10; truth x1, x7..x10
+//   x is §5's Gaussian copula with uniform marginals: z ~ N(0, Σ), Σ_jk = ρ^|j−k| (SimulateSpec::rho, default 0),
+//   x_j = Φ(z_j) ∈ [0, 1]. §5 takes U[0, 1] for every marginal G_j, so x is stored on [0, 1] for all three; the
+//   Ishigami's [−π, π] is the rescaling 2πx − π inside eq. 16. z is drawn as an AR(1) along j (Σ exactly). ε ~ N(0, 1).
+//   ishigami-classic (§3.3): x ~ U[−π, π]^p independent, f = sin x1 + 7 sin² x2 + 0.1 x3⁴ sin x1, ε ~ N(0, 1);
+//   truth x1, x2, x3. The paper's design has p = 3 (what `banditfs simulate ishigami-classic` writes unless --p is
+//   given); a larger p appends independent U[−π, π] columns that f does not use. It takes no ρ.
+// Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate): a row's x in column order, then its
+// ε; y is computed from the float values stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
 //
-// Binary (SimulateSpec::binary, data.task = "binary"): y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and
-// population standard deviation of f over the batch's own rows. Standardising per batch puts every DGP on one scale
-// (class balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price is that a row's P(y = 1)
-// depends on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g. n = 1) is a ConfigError.
-// The batch draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform per row,
-// in row order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the same seed.
-// The truth is unchanged (x1..x5).
+// Binary (SimulateSpec::binary, data.task = "binary"). friedman1, friedman3, liang, linear: y ~ Bernoulli(Φ((f − m)
+// / s)), m and s the mean and population standard deviation of f over the batch's own rows. Standardising per batch
+// puts these DGPs on one scale (class balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price
+// is that a row's P(y = 1) depends on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g.
+// n = 1) is a ConfigError. The paper-002 designs follow §6.1 instead, "Y = Bernoulli(Φ(f*(X)))" (an unnumbered
+// display; f* is eq. 16, 17 or 18): Φ of f itself, neither centred nor scaled (eq. 18's −10 is the paper's own
+// centring), so P(y = 1) = Φ(f(x)) exactly, whatever the batch.
+// Either way the batch draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform
+// per row, in row order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the
+// same seed. The truth is the regression truth.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -29,21 +42,28 @@
 namespace bfs {
 
 struct SimulateSpec {
-  std::string dgp = "friedman1";  ///< friedman1 | friedman3 | liang | linear
+  std::string dgp = "friedman1";  ///< one of dgp_names()
   Index n = 300;
   Index p = 1000;
   std::uint64_t seed = 0;
-  bool binary = false;  ///< 0/1 labels from Φ of the standardised f (see the header comment)
+  bool binary = false;  ///< 0/1 labels from Φ of f (standardised or not: see the header comment)
+  double rho = 0.0;     ///< copula correlation, Σ_jk = ρ^|j−k|, in [0, 1); only where dgp_uses_rho (else 0)
 };
 
-/// Names of the known DGPs.
+/// Names of the known DGPs: data.dgp's four (config's Dgp), then paper 002's ishigami, heavy-tailed, friedman-mod,
+/// ishigami-classic (`banditfs simulate` only: the job file's data.dgp does not list them).
 std::vector<std::string> dgp_names();
-/// f(x) of a DGP for one row (x1..x5 are used). Throws ConfigError for an unknown DGP.
+/// The truly relevant features of a DGP, 0-based (x1 = 0), ascending. Throws ConfigError for an unknown DGP.
+std::vector<FeatureId> dgp_truth(const std::string& dgp);
+/// True for the Gaussian-copula designs that take SimulateSpec::rho (ishigami, heavy-tailed, friedman-mod).
+bool dgp_uses_rho(const std::string& dgp);
+/// f(x) of a DGP for one row (x needs dgp_truth().back() + 1 values). Throws ConfigError for an unknown DGP.
 double dgp_mean(const std::string& dgp, std::span<const float> x);
-/// Variance of ε of a DGP (1, 1, 0.5, 5).
+/// Variance of ε of a DGP (1, 1, 0.5, 5; 1 for the paper-002 designs).
 double dgp_noise_variance(const std::string& dgp);
-/// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible.
-/// Throws ConfigError naming data.dgp / data.p when the DGP is unknown or p is below its number of true features.
+/// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible. Throws ConfigError
+/// naming data.dgp / data.p / rho when the DGP is unknown, p is below its largest true feature, or ρ is not finite
+/// in [0, 1) (or not 0 for a DGP that does not use it).
 Dataset simulate(const SimulateSpec& spec, int batch = 0);
 /// `periods` fresh batches stacked with period_offsets (what `banditfs simulate --periods` writes).
 Dataset simulate_periods(const SimulateSpec& spec, int periods);

@@ -36,4 +36,20 @@ expect_error constant_y "y is constant: FIRST has no variance to explain" \
   -- run_job constant_y "$(csv_first "$WORK/constant.csv")"
 awk 'BEGIN { srand(3); print "a,b,y"; for (i = 0; i < 30; i++) printf "%s,%.4f,%.4f\n", i == 7 ? "nan" : rand(), rand(), rand() }' >"$WORK/nan.csv"
 expect_error nan_cell "nan.csv" -- run_job nan_cell "$(csv_first "$WORK/nan.csv")"
+# simulate with paper 002's designs: --rho for a DGP that takes none, rho outside [0, 1) or not finite, and p below
+# the design's largest true feature are refused with the option and its value, and nothing is written.
+sim_bad() {  # sim_bad NAME MESSAGE DGP-AND-OPTIONS...
+  local name="$1" message="$2"
+  shift 2
+  expect_error "$name" "$message" -- "$BANDITFS" simulate "$@" --out "$WORK/out-$name.h5"
+  [ ! -e "$WORK/out-$name.h5" ] && ok || fail "$name: simulate wrote $WORK/out-$name.h5"
+}
+sim_bad rho_unused "simulate friedman1: --rho 0.5 does not apply" friedman1 --rho 0.5
+sim_bad rho_classic "simulate ishigami-classic: --rho 0.2 does not apply" ishigami-classic --rho 0.2
+sim_bad rho_one "simulate ishigami: --rho 1 must be a finite number in [0, 1)" ishigami --rho 1
+sim_bad rho_negative "--rho -0.5 must be a finite number in [0, 1)" heavy-tailed --rho=-0.5
+sim_bad rho_nan "--rho nan must be a finite number in [0, 1)" friedman-mod --rho nan
+sim_bad p_heavy "--p 5 is below the 6 features heavy-tailed needs" heavy-tailed --p 5
+sim_bad p_friedman_mod "--p 9 is below the 10 features friedman-mod needs (its truth is x1, x7, x8, x9, x10)" \
+  friedman-mod --p 9 --rho 0.5
 finish

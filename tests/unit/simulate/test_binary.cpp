@@ -29,8 +29,8 @@ BOOST_AUTO_TEST_SUITE(binary_dgp)
 BOOST_AUTO_TEST_CASE(labels_are_zero_one_and_x_is_the_regression_x) {
   for (const auto& name : dgp_names()) {
     BOOST_TEST_CONTEXT(name) {
-      const Dataset regression = simulate({name, 300, 9, 12}, 2);
-      const Dataset binary = simulate(binary_spec(name, 300, 9, 12), 2);
+      const Dataset regression = simulate({name, 300, 10, 12}, 2);
+      const Dataset binary = simulate(binary_spec(name, 300, 10, 12), 2);
       BOOST_TEST(same_bits(regression.X, binary.X));
       BOOST_TEST((binary.y.array() == 0.0 || binary.y.array() == 1.0).all());
       BOOST_TEST(binary.truth == regression.truth, boost::test_tools::per_element());
