@@ -7,6 +7,8 @@ find_package(spdlog REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
+# FIRST's kd-tree neighbour search (issue 13): header-only; Debian's libnanoflann-dev ships nanoflann::nanoflann.
+find_package(nanoflann 1.4 REQUIRED)
 if(BANDITFS_BUILD_TESTS)
   find_package(Boost 1.74 REQUIRED COMPONENTS unit_test_framework)
 endif()

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   libeigen3-dev libhdf5-dev hdf5-tools
   libxgboost-dev xgboost
-  libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev
+  libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev libnanoflann-dev
   libboost-test-dev
   openmpi-bin libopenmpi-dev libboost-mpi-dev
   slurm-wlm munge

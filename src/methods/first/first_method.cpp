@@ -22,30 +22,20 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Column-major copy of X, each column centred and scaled by its sd (divisor N − 1) when `standardize`; a constant
-/// column becomes 0. Returns the number of constant columns.
+/// Column-major copy of X, standardised (detail::standardise) when `standardize`. Returns the number of constant
+/// columns (0 when not standardising).
 std::size_t standardised_columns(const Dataset& data, bool standardize, first::detail::Columns& out) {
   const auto n = static_cast<std::size_t>(data.rows());
   const auto p = static_cast<std::size_t>(data.cols());
   out.rows = n;
   out.cols = p;
   out.values.resize(n * p);
-  std::size_t constant = 0;
   for (std::size_t j = 0; j < p; ++j) {
     double* column = out.values.data() + j * n;
     for (std::size_t r = 0; r < n; ++r)
       column[r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
-    if (!standardize) continue;
-    double sum = 0.0;
-    for (std::size_t r = 0; r < n; ++r) sum += column[r];
-    const double mean = sum / static_cast<double>(n);
-    double squares = 0.0;
-    for (std::size_t r = 0; r < n; ++r) squares += (column[r] - mean) * (column[r] - mean);
-    const double sd = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0.0;
-    if (sd == 0.0) ++constant;
-    for (std::size_t r = 0; r < n; ++r) column[r] = sd > 0.0 ? (column[r] - mean) / sd : 0.0;
   }
-  return constant;
+  return standardize ? first::detail::standardise(out) : 0;
 }
 
 /// N_I: the key, or 3 when y has two values and 2 otherwise (§3.3, §6); checked against N.

@@ -18,8 +18,7 @@ TotalIndex::TotalIndex(detail::Columns x, std::vector<double> y, std::size_t inn
 double TotalIndex::estimate(std::vector<std::size_t> u, std::span<const std::size_t> outer) const {
   if (u.empty()) return var_y_;
   std::sort(u.begin(), u.end());
-  std::vector<double> scratch;
-  return detail::mean_neighbourhood_variance(x_, y_, u, inner_, outer, scratch);
+  return detail::mean_neighbourhood_variance(x_, y_, u, inner_, outer);
 }
 
 std::vector<std::size_t> outer_rows(std::size_t n, std::size_t n_outer, std::uint64_t seed, std::uint64_t phase,

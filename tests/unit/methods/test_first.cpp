@@ -1,6 +1,6 @@
 // FIRST (paper 002; src/methods/first/): the estimator's hand case, the tie rule, NANNE's formula, the §4 example
-// (a correlated, irrelevant X3 is dropped and ψ̂ ≈ (0.5, 0.5)), FIRST-FAST on the same, and independence of the
-// thread count.
+// (a correlated, irrelevant X3 is dropped and ψ̂ ≈ (0.5, 0.5)), FIRST-FAST on the same, independence of the
+// thread count, and agreement with the NumPy reference (tests/data/first_reference.py) on a lattice fixture.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -107,4 +107,95 @@ BOOST_AUTO_TEST_CASE(the_thread_count_changes_nothing) {
   BOOST_TEST(std::memcmp(a.psi.data(), b.psi.data(), a.psi.size() * sizeof(double)) == 0);
   BOOST_TEST(std::memcmp(a.forward_explained.data(), b.forward_explained.data(),
                          a.forward_explained.size() * sizeof(double)) == 0);
+}
+
+namespace {
+
+/// tests/data/first_reference.py's fixture: 40 × 5 integer columns (row-major) full of ties and duplicate rows.
+constexpr double kLatticeX[] = {0, 1, 2, 0, 3, 1, 1, 2, 0, 1, 0, 1, 3, 1, 3, 0, 1, 2, 1, 0, 3, 1, 1, 0, 1, 0, 1, 4, 1,
+                                2, 3, 0, 1, 1, 2, 2, 0, 3, 0, 3, 0, 0, 0, 0, 1, 0, 1, 2, 1, 1, 0, 0, 0, 1, 3, 2, 1, 0,
+                                0, 3, 0, 1, 3, 1, 3, 0, 1, 4, 1, 0, 0, 2, 3, 0, 2, 3, 1, 1, 1, 0, 0, 2, 0, 0, 1, 3, 2,
+                                3, 1, 0, 0, 0, 1, 0, 2, 1, 1, 1, 1, 2, 0, 1, 2, 0, 0, 3, 0, 4, 0, 2, 2, 2, 4, 1, 3, 3,
+                                2, 2, 0, 2, 0, 1, 3, 1, 0, 0, 1, 1, 1, 2, 3, 2, 0, 0, 1, 0, 1, 2, 1, 2, 0, 2, 3, 0, 0,
+                                3, 2, 1, 1, 2, 0, 0, 2, 1, 3, 3, 0, 1, 0, 3, 0, 2, 2, 0, 1, 0, 0, 0, 1, 2, 3, 1, 0, 0,
+                                1, 3, 0, 4, 1, 0, 2, 1, 3, 1, 0, 0, 2, 2, 1, 1, 1, 2, 1, 1, 0, 2, 2, 0, 1, 0};
+constexpr double kLatticeY[] = {1,    3.25, 2,    1,    6.75, 2.5,  5.5,  2.75, 0.5,   1,    0.25, 4.5,  1.5, 2.25,
+                                5,    6.5,  0.25, 11,   -0.5, 2.75, 1.5,  4,    10.25, 9.5,  1.5,  0.75, 6.5, 1,
+                                4.75, 8,    -1,   5.75, 3.5,  0,    6.25, 4.5,  5.5,   3.25, 4,    4};
+
+TotalIndex lattice_fixture(std::size_t inner) {
+  constexpr std::size_t n = 40, p = 5;
+  detail::Columns x;
+  x.rows = n;
+  x.cols = p;
+  x.values.resize(n * p);
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t j = 0; j < p; ++j) x.values[j * n + r] = kLatticeX[r * p + j];
+  detail::standardise(x);
+  return TotalIndex(std::move(x), std::vector<double>(std::begin(kLatticeY), std::end(kLatticeY)), inner);
+}
+
+bool agrees(double got, double expected) {
+  return std::abs(got - expected) <= 1e-12 * std::max(1.0, std::abs(expected));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_lattice_fixture_matches_the_numpy_reference) {
+  // Printed by /usr/bin/python3 tests/data/first_reference.py (17 significant digits).
+  struct Expected {
+    std::vector<std::size_t> u;
+    double t2, t3;  // T̂(u) with N_I = 2 and 3
+  };
+  const std::vector<Expected> expected = {
+      {{0}, 3.5556250000000014, 3.5556250000000014},        {{1}, 6.8662646687462843, 6.8662646687462843},
+      {{2}, 8.8258184523809486, 8.8258184523809486},        {{0, 1}, 2.2718005952380951, 1.9015773809523808},
+      {{0, 2}, 2.1083767361111105, 3.9796564980158728},     {{1, 2}, 5.9567187500000012, 6.3530729166666671},
+      {{0, 1, 2}, 0.83263020833333334, 1.1673921130952383}, {{0, 1, 2, 3, 4}, 2.662760416666667, 2.8837239583333329},
+      {{3, 4}, 9.825260416666671, 10.09149305555556}};
+  const TotalIndex t2 = lattice_fixture(2), t3 = lattice_fixture(3);
+  BOOST_TEST(agrees(t2.var_y(), 8.7897035256410234));
+  for (const auto& e : expected) {
+    BOOST_TEST_CONTEXT("u = " << e.u.size() << " columns from " << e.u[0]) {
+      BOOST_TEST(agrees(t2.estimate(e.u, all_rows(40)), e.t2), t2.estimate(e.u, all_rows(40)) << " vs " << e.t2);
+      BOOST_TEST(agrees(t3.estimate(e.u, all_rows(40)), e.t3), t3.estimate(e.u, all_rows(40)) << " vs " << e.t3);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(first_on_the_lattice_fixture_matches_the_numpy_reference) {
+  struct Expected {
+    std::size_t inner;
+    bool fast;
+    std::vector<std::size_t> forward;
+    std::vector<double> explained, psi;
+  };
+  const std::vector<Expected> expected = {
+      {2,
+       false,
+       {0, 2, 1},
+       {5.2340785256410225, 6.6813267895299129, 7.9570733173076897},
+       {0.64396648583356586, 0.16032861290882661, 0.18086679982882342, 0, 0}},
+      {2, true, {0, 1}, {5.2340785256410225, 6.5179029304029283}, {0.70489912515836828, 0.19696893594003584, 0, 0, 0}},
+      {3,
+       false,
+       {0, 1, 2},
+       {5.2340785256410225, 6.888126144688643, 7.6223114125457849},
+       {0.68032917089115053, 0.36895165163310523, 0.096320555290974538, 0, 0}},
+      {3, true, {0, 1}, {5.2340785256410225, 6.888126144688643}, {0.72076021598735074, 0.24013027408376342, 0, 0, 0}}};
+  for (const auto& e : expected) {
+    BOOST_TEST_CONTEXT("N_I = " << e.inner << ", fast = " << e.fast) {
+      const TotalIndex t = lattice_fixture(e.inner);
+      LocalExecutor executor(2);
+      FirstSettings settings;
+      settings.fast = e.fast;
+      const FirstOutcome out = run_first(t, settings, executor);
+      BOOST_TEST(out.forward == e.forward, boost::test_tools::per_element());
+      BOOST_TEST_REQUIRE(out.forward_explained.size() == e.explained.size());
+      for (std::size_t i = 0; i < e.explained.size(); ++i) BOOST_TEST(agrees(out.forward_explained[i], e.explained[i]));
+      BOOST_TEST_REQUIRE(out.psi.size() == e.psi.size());
+      for (std::size_t j = 0; j < e.psi.size(); ++j)
+        BOOST_TEST(agrees(out.psi[j], e.psi[j]), "psi[" << j << "] = " << out.psi[j] << " vs " << e.psi[j]);
+    }
+  }
 }

@@ -3,9 +3,14 @@
 // within the N_I-th smallest Euclidean distance to row m on the columns u — row m itself included, and every row
 // tied at that distance too (no random tie-break) — and the sample variance (divisor s − 1) of their y's.
 //
-// Exact brute force: squared distances are accumulated column by column in a fixed order and compared exactly, so
-// the neighbourhoods — and every sum, taken in row order — do not depend on threads or ranks. (A kd-tree for few
-// columns is issue 13's; it must give the same neighbourhoods.)
+// Two exact searches give the same neighbourhoods, bit for bit (issue 13):
+//  * brute force: every row's squared distance, accumulated column by column in u's order;
+//  * a kd-tree (nanoflann, the §3.3 remark "K-d tree (Bentley, 1975) can be employed") for |u| ≤ kKdTreeMaxColumns:
+//    knnSearch bounds the N_I-th distance, a slightly widened radiusSearch collects every row that can be within
+//    it, and the candidates' distances are recomputed with the brute-force formula before the same selection. So
+//    ties on lattice data fall the same way in both paths, whatever nanoflann's own rounding.
+// The y's of a neighbourhood are summed in ascending row order and the outer rows in the given order, so neither
+// the path, the threads nor the ranks change a bit of T̂.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -20,10 +25,24 @@ struct Columns {
   std::span<const double> column(std::size_t j) const { return {values.data() + j * rows, rows}; }
 };
 
-/// T̂(u) restricted to the outer rows `outer`: the mean over m ∈ outer of the sample variance of y over m's
-/// neighbourhood on the columns `u`. `scratch` holds n distances (reused between calls).
+/// Centres each column and scales it by its sd (divisor N − 1; sums in row order); a constant column becomes 0.
+/// Returns the number of constant columns. (The R package's default; the paper is silent.)
+std::size_t standardise(Columns& x);
+
+/// Up to this many columns T̂(u) searches with a kd-tree (built once per call); above it, brute force (a kd-tree's
+/// pruning fades with the dimension).
+inline constexpr std::size_t kKdTreeMaxColumns = 16;
+
+/// Which exact search finds the neighbourhoods; `automatic` = kd-tree up to kKdTreeMaxColumns columns.
+enum class NeighbourSearch { automatic, brute_force, kd_tree };
+
+/// T̂(u) restricted to the outer rows `outer` (eq. 10 with Appendix C's tie rule): the mean over m ∈ outer of the
+/// sample variance of y over m's neighbourhood on the columns `u` (ascending; none = every row). When `sizes` is given
+/// it receives each outer row's neighbourhood size, in `outer`'s order (for tests).
 double mean_neighbourhood_variance(const Columns& x, std::span<const double> y, std::span<const std::size_t> u,
-                                   std::size_t inner, std::span<const std::size_t> outer, std::vector<double>& scratch);
+                                   std::size_t inner, std::span<const std::size_t> outer,
+                                   NeighbourSearch search = NeighbourSearch::automatic,
+                                   std::vector<std::size_t>* sizes = nullptr);
 
 /// Sample variance with divisor n − 1 (two passes, in order); 0 for fewer than two values.
 double sample_variance(std::span<const double> values);

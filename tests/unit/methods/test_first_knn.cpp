@@ -1,0 +1,138 @@
+// FIRST's neighbour searches (src/methods/first/detail/knn.*, issue 13): the kd-tree path and brute force give the
+// same neighbourhoods (sizes, outer row by outer row) and the same T̂, bit for bit, on lattice data full of ties and
+// duplicate rows and on continuous data, for |u| = 1, 2, 5, 16 and N_I = 2, 3, 5.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cstring>
+#include <numeric>
+
+#include "core/rng.hpp"
+#include "methods/first/detail/knn.hpp"
+
+using namespace bfs;
+using namespace bfs::first::detail;
+
+namespace {
+
+constexpr std::size_t kRows = 300;
+constexpr std::size_t kCols = 17;
+
+enum class Kind { integer_grid, tenths_grid, standardised_grid, continuous };
+
+/// kRows × kCols columns. integer_grid: integers 0..3 (squared distances are exact integers: ties everywhere, and
+/// duplicate rows on few columns); tenths_grid: 0.1 × 0..4 (distances that tie on paper but round differently);
+/// standardised_grid: the integer grid after standardise(); continuous: N(0, 1).
+Columns make_columns(Kind kind, std::uint64_t seed) {
+  Rng rng(seed);
+  Columns x;
+  x.rows = kRows;
+  x.cols = kCols;
+  x.values.resize(kRows * kCols);
+  for (double& v : x.values) {
+    switch (kind) {
+      case Kind::integer_grid:
+      case Kind::standardised_grid:
+        v = static_cast<double>(rng.uniform_int(4));
+        break;
+      case Kind::tenths_grid:
+        v = 0.1 * static_cast<double>(rng.uniform_int(5));
+        break;
+      case Kind::continuous:
+        v = rng.normal();
+        break;
+    }
+  }
+  if (kind == Kind::standardised_grid) standardise(x);
+  return x;
+}
+
+std::vector<double> make_y(std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> y(kRows);
+  for (double& v : y) v = rng.normal();
+  return y;
+}
+
+std::vector<std::size_t> first_columns(std::size_t k, std::size_t offset) {
+  std::vector<std::size_t> u(k);
+  std::iota(u.begin(), u.end(), offset);
+  return u;
+}
+
+void check_same(const Columns& x, const std::vector<double>& y, const std::vector<std::size_t>& u, std::size_t inner,
+                const std::vector<std::size_t>& outer) {
+  std::vector<std::size_t> brute_sizes, tree_sizes, auto_sizes;
+  const double brute = mean_neighbourhood_variance(x, y, u, inner, outer, NeighbourSearch::brute_force, &brute_sizes);
+  const double tree = mean_neighbourhood_variance(x, y, u, inner, outer, NeighbourSearch::kd_tree, &tree_sizes);
+  const double automatic = mean_neighbourhood_variance(x, y, u, inner, outer, NeighbourSearch::automatic, &auto_sizes);
+  BOOST_TEST(brute_sizes.size() == outer.size());
+  BOOST_TEST(tree_sizes == brute_sizes, boost::test_tools::per_element());
+  BOOST_TEST(auto_sizes == brute_sizes, boost::test_tools::per_element());
+  BOOST_TEST(std::memcmp(&tree, &brute, sizeof(double)) == 0, "kd-tree " << tree << " != brute force " << brute);
+  BOOST_TEST(std::memcmp(&automatic, &brute, sizeof(double)) == 0);
+  for (const std::size_t s : brute_sizes) BOOST_TEST(s >= inner);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(kd_tree_and_brute_force_find_the_same_neighbourhoods) {
+  const auto y = make_y(1);
+  std::vector<std::size_t> all(kRows);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const std::vector<std::size_t> some = {0, 3, 4, 17, 100, 101, 250, 299};
+  for (const Kind kind : {Kind::integer_grid, Kind::tenths_grid, Kind::standardised_grid, Kind::continuous}) {
+    const Columns x = make_columns(kind, 7 + static_cast<std::uint64_t>(kind));
+    for (const std::size_t k : {1, 2, 5, 16}) {
+      for (const std::size_t inner : {2, 3, 5}) {
+        BOOST_TEST_CONTEXT("kind " << static_cast<int>(kind) << ", |u| = " << k << ", N_I = " << inner) {
+          check_same(x, y, first_columns(k, 0), inner, all);
+          check_same(x, y, first_columns(k, kCols - k), inner, some);
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(lattice_ties_widen_the_neighbourhoods_in_both_paths) {
+  // On the integer grid with one column every row has ~75 duplicates: each neighbourhood is its whole level.
+  const Columns x = make_columns(Kind::integer_grid, 7);
+  const auto y = make_y(2);
+  std::vector<std::size_t> all(kRows);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  std::vector<std::size_t> sizes;
+  mean_neighbourhood_variance(x, y, first_columns(1, 0), 2, all, NeighbourSearch::kd_tree, &sizes);
+  const auto column = x.column(0);
+  for (std::size_t m = 0; m < kRows; ++m) {
+    const auto level = static_cast<std::size_t>(std::count(column.begin(), column.end(), column[m]));
+    BOOST_TEST(sizes[m] == level);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_constant_column_makes_every_row_a_neighbour) {
+  Columns x;
+  x.rows = 50;
+  x.cols = 2;
+  x.values.assign(100, 0.0);
+  for (std::size_t r = 0; r < 50; ++r) x.values[50 + r] = static_cast<double>(r % 5);
+  standardise(x);  // column 0 is constant: all 0
+  std::vector<double> y(50);
+  for (std::size_t r = 0; r < 50; ++r) y[r] = static_cast<double>(r * r % 7);
+  std::vector<std::size_t> all(50), sizes;
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const std::vector<std::size_t> u0 = {0}, u01 = {0, 1};
+  const double t0 = mean_neighbourhood_variance(x, y, u0, 2, all, NeighbourSearch::kd_tree, &sizes);
+  BOOST_TEST(t0 == sample_variance(y));
+  for (const std::size_t s : sizes) BOOST_TEST(s == 50u);
+  check_same(x, y, u01, 2, all);
+  // No columns at all: every row is at distance 0 (the kd-tree request falls back to brute force).
+  const std::vector<std::size_t> none;
+  BOOST_TEST(mean_neighbourhood_variance(x, y, none, 2, all, NeighbourSearch::kd_tree) == sample_variance(y));
+}
+
+BOOST_AUTO_TEST_CASE(the_automatic_search_switches_above_16_columns) {
+  BOOST_TEST(kKdTreeMaxColumns == 16u);
+  const Columns x = make_columns(Kind::tenths_grid, 3);
+  const auto y = make_y(4);
+  const std::vector<std::size_t> outer = {1, 2, 3, 50, 299};
+  check_same(x, y, first_columns(17, 0), 2, outer);  // brute force on both sides of the automatic choice
+}
