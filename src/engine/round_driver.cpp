@@ -61,24 +61,6 @@ std::map<std::string, std::string> job_keys(const std::string& text) {
   return keys;
 }
 
-/// The algorithmic keys whose values differ between two job texts, as "key (checkpoint a, this job b)".
-std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
-  static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
-                                                "run.checkpoint_every"};
-  const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
-  std::set<std::string> names;
-  for (const auto& [key, value] : before) names.insert(key);
-  for (const auto& [key, value] : now) names.insert(key);
-  std::string out;
-  for (const auto& key : names) {
-    if (ignored.count(key)) continue;
-    const auto a = before.find(key), b = now.find(key);
-    const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
-    if (va != vb) out += (out.empty() ? "" : ", ") + key + " (checkpoint " + va + ", this job " + vb + ")";
-  }
-  return out.empty() ? "the job text differs" : out;
-}
-
 void check_resumable(const RunResult& checkpoint, const std::string& path, const std::string& hash,
                      const std::string& fingerprint, const std::string& job_text) {
   if (!checkpoint.resume.present)
@@ -94,6 +76,23 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
 }
 
 }  // namespace
+
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
+  static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
+                                                "run.checkpoint_every"};
+  const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
+  std::set<std::string> names;
+  for (const auto& [key, value] : before) names.insert(key);
+  for (const auto& [key, value] : now) names.insert(key);
+  std::string out;
+  for (const auto& key : names) {
+    if (ignored.count(key)) continue;
+    const auto a = before.find(key), b = now.find(key);
+    const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
+    if (va != vb) out += detail::concat(out.empty() ? "" : ", ", key, " (checkpoint ", va, ", this job ", vb, ")");
+  }
+  return out.empty() ? "the job text differs" : out;
+}
 
 SourceInfo describe_source(const DataSource& source, bool online) {
   SourceInfo info;

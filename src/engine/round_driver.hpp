@@ -29,6 +29,10 @@ struct SourceInfo {
 };
 SourceInfo describe_source(const DataSource& source, bool online);
 
+/// The keys that decide a run's numbers whose values differ between a checkpoint's job text and this job's, as
+/// "key (checkpoint a, this job b), ..." — for a refusal to resume (any method's checkpoint).
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text);
+
 /// Evaluates the super-arms of one round. evaluate() gets the round's draws (slot order) and returns one outcome
 /// per draw, in slot order; finish() is called once when the run ends normally (e.g. to release worker ranks).
 class RoundEvaluator {

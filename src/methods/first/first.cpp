@@ -1,43 +1,61 @@
 #include "methods/first/first.hpp"
 
 namespace bfs::first {
+namespace {
+
+/// One forward step (Algorithm 3 line 4, eq. 15): V̂_{A∪i} for every candidate through the Executor; adds the
+/// argmax (ties to the lowest index) when it is strictly above V̂_A. False when nothing was added.
+bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& executor, ForwardState& state) {
+  const std::int32_t step = state.step + 1;
+  const auto outer =
+      outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
+  const auto estimates = executor.map(state.candidates.size(), [&](std::size_t c) {
+    std::vector<std::size_t> u = state.forward;
+    u.push_back(state.candidates[c]);
+    return std::vector<double>{t.var_y() - t.estimate(std::move(u), outer)};
+  });
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < state.candidates.size(); ++c)  // candidates ascend: the first maximum is the lowest
+    if (estimates[c][0] > estimates[best][0]) best = c;
+  const double previous = state.explained.empty() ? 0.0 : state.explained.back();  // V̂_∅ = 0
+  if (!(estimates[best][0] > previous)) return false;
+  state.step = step;
+  state.forward.push_back(state.candidates[best]);
+  state.explained.push_back(estimates[best][0]);
+  std::vector<std::size_t> next;
+  for (std::size_t c = 0; c < state.candidates.size(); ++c) {
+    if (c == best) continue;
+    if (settings.fast && estimates[c][0] < previous) continue;  // Algorithm S1: never again a candidate
+    next.push_back(state.candidates[c]);
+  }
+  state.candidates = std::move(next);
+  return true;
+}
+
+}  // namespace
 
 FirstOutcome run_first(const TotalIndex& t, const FirstSettings& settings, Executor& executor,
-                       const StepCallback& on_step) {
+                       const StepHook& after_step, ForwardState start) {
   const std::size_t p = t.cols();
   FirstOutcome out;
-  std::vector<std::size_t> candidates(p);
-  for (std::size_t j = 0; j < p; ++j) candidates[j] = j;
-  std::vector<std::size_t> a;
-  double explained = 0.0;  // V̂_∅ = 0
-  const std::size_t cap = settings.max_selected == 0 ? p : std::min(p, settings.max_selected);
-  for (std::int32_t step = 1; a.size() < cap && !candidates.empty(); ++step) {
-    const auto outer =
-        outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
-    const auto estimates = executor.map(candidates.size(), [&](std::size_t c) {
-      std::vector<std::size_t> u = a;
-      u.push_back(candidates[c]);
-      return std::vector<double>{t.var_y() - t.estimate(std::move(u), outer)};
-    });
-    std::size_t best = 0;
-    for (std::size_t c = 1; c < candidates.size(); ++c)  // candidates ascend: the first maximum is the lowest index
-      if (estimates[c][0] > estimates[best][0]) best = c;
-    if (!(estimates[best][0] > explained)) break;
-    const double previous = explained;
-    explained = estimates[best][0];
-    a.push_back(candidates[best]);
-    out.forward.push_back(candidates[best]);
-    out.forward_explained.push_back(explained);
-    std::vector<std::size_t> next;
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-      if (c == best) continue;
-      if (settings.fast && estimates[c][0] < previous) continue;  // Algorithm S1: never again a candidate
-      next.push_back(candidates[c]);
-    }
-    candidates = std::move(next);
-    if (on_step) on_step(step, a.size());
+  ForwardState state = std::move(start);
+  if (state.step == 0 && state.forward.empty()) {
+    state.candidates.resize(p);
+    for (std::size_t j = 0; j < p; ++j) state.candidates[j] = j;
   }
-  out.backward = nanne_backward(t, a, settings.n_outer, settings.seed, executor);
+  const std::size_t cap = settings.max_selected == 0 ? p : std::min(p, settings.max_selected);
+  while (state.forward.size() < cap && !state.candidates.empty()) {
+    if (!forward_step(t, settings, executor, state)) break;
+    if (after_step && after_step(state)) {
+      out.interrupted = true;
+      break;
+    }
+  }
+  out.forward = state.forward;
+  out.forward_explained = state.explained;
+  out.steps = state.step;
+  if (out.interrupted) return out;
+  out.backward = nanne_backward(t, state.forward, settings.n_outer, settings.seed, executor);
   out.psi.assign(p, 0.0);
   for (std::size_t i = 0; i < out.backward.kept.size(); ++i) out.psi[out.backward.kept[i]] = out.backward.indices[i];
   return out;

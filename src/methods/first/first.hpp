@@ -21,17 +21,29 @@ struct FirstSettings {
   std::uint64_t seed = 0;
 };
 
+/// The forward selection after a step: what a checkpoint holds and a resumed run starts from.
+struct ForwardState {
+  std::int32_t step = 0;                ///< steps done
+  std::vector<std::size_t> forward;     ///< A, in the order the steps added it
+  std::vector<double> explained;        ///< V̂_A after each addition
+  std::vector<std::size_t> candidates;  ///< the candidates left, ascending (FIRST-FAST drops some for good)
+};
+
 struct FirstOutcome {
   std::vector<std::size_t> forward;       ///< features in the order the forward selection added them
   std::vector<double> forward_explained;  ///< V̂_A after each addition
   BackwardResult backward;                ///< NANNE-BE on the forward set
   std::vector<double> psi;                ///< ψ̂, p entries
+  bool interrupted = false;               ///< a StepHook stopped the run: no backward pass, no ψ̂
+  std::int32_t steps = 0;                 ///< forward steps done
 };
 
-/// Called after each forward step with (step, |A|) — progress only.
-using StepCallback = std::function<void(std::int32_t step, std::size_t selected)>;
+/// Called on every rank after each forward step that added a feature, with the state; returns true to stop the
+/// run there (a stop request, agreed by every rank).
+using StepHook = std::function<bool(const ForwardState& state)>;
 
+/// Algorithm 3 (or S1) then NANNE-BE, from `start` (a checkpoint's state; empty = from A = ∅).
 FirstOutcome run_first(const TotalIndex& t, const FirstSettings& settings, Executor& executor,
-                       const StepCallback& on_step = {});
+                       const StepHook& after_step = {}, ForwardState start = {});
 
 }  // namespace bfs::first

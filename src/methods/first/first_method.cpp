@@ -10,7 +10,10 @@
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"  // truth_metrics
 #include "engine/data_sources.hpp"
+#include "engine/local_runner.hpp"  // job_hash
+#include "engine/round_driver.hpp"  // describe_source
 #include "methods/first/first.hpp"
+#include "methods/first/first_checkpoint.hpp"
 #include "methods/first/first_params.hpp"
 #include "methods/method.hpp"
 
@@ -97,6 +100,68 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const first:
   return r;
 }
 
+/// Progress, checkpoints and stop requests around the forward steps (issue 13). Rank 0 writes OUT/checkpoint.h5
+/// every run.checkpoint_every steps and when a stop is requested; the stop decision is rank 0's, broadcast so that
+/// every rank leaves the loop at the same step. On --resume rank 0 reads and checks the checkpoint and broadcasts
+/// its state.
+class Checkpointing {
+ public:
+  Checkpointing(const MethodRun& run, std::string fingerprint, std::size_t total_steps)
+      : run_(run),
+        hash_(job_hash(run.job)),
+        fingerprint_(std::move(fingerprint)),
+        total_(static_cast<std::int32_t>(total_steps)) {}
+
+  /// The state to start from: empty, or the checkpoint's on --resume (the same on every rank).
+  first::ForwardState start() const {
+    if (!run_.control.resume) return {};
+    std::string bytes;
+    if (run_.comm.rank() == 0) {
+      const std::string& path = run_.control.checkpoint_path;
+      const first::FirstCheckpoint checkpoint = first::read_first_checkpoint(path);
+      first::check_resumable(checkpoint, path, hash_, fingerprint_, run_.job_text);
+      if (run_.context.log)
+        run_.context.log->info("resuming from {} after forward step {}", path, checkpoint.state.step);
+      bytes = first::serialize(checkpoint.state);
+    }
+    return first::deserialize_forward_state(run_.comm.broadcast(bytes, 0));
+  }
+
+  first::StepHook hook() const {
+    return [this](const first::ForwardState& state) { return after_step(state); };
+  }
+
+ private:
+  bool after_step(const first::ForwardState& state) const {
+    const RunControl& control = run_.control;
+    bool stop = false;
+    if (run_.comm.rank() == 0) {
+      report_progress(state);
+      stop = control.stop_requested && control.stop_requested();
+      const bool periodic = control.checkpoint_every > 0 && state.step % control.checkpoint_every == 0;
+      if ((stop || periodic) && !control.checkpoint_path.empty())
+        first::write_first_checkpoint(control.checkpoint_path, {run_.job_text, hash_, fingerprint_, state});
+    }
+    if (run_.comm.size() > 1) stop = run_.comm.broadcast(stop ? "1" : "0", 0) == "1";
+    return stop;
+  }
+  void report_progress(const first::ForwardState& state) const {
+    if (!run_.on_round) return;
+    RoundReport report;
+    report.round = state.step;
+    report.total_rounds = total_;
+    report.metric = "|A|";
+    report.selected = state.forward.size();
+    report.arm_size = state.forward.size();
+    run_.on_round(report);
+  }
+
+  const MethodRun& run_;
+  std::string hash_;
+  std::string fingerprint_;
+  std::int32_t total_;
+};
+
 class FirstMethod final : public Method {
  public:
   MethodDescription describe() const override {
@@ -133,20 +198,18 @@ class FirstMethod final : public Method {
     settings.fast = params.forward == "fast";
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
-    const std::int32_t total = static_cast<std::int32_t>(
-        settings.max_selected ? std::min<std::size_t>(settings.max_selected, t.cols()) : t.cols());
-    const auto on_step = [&](std::int32_t step, std::size_t selected) {
-      if (!run.on_round || run.comm.rank() != 0) return;
-      RoundReport report;
-      report.round = step;
-      report.total_rounds = total;
-      report.metric = "|A|";
-      report.selected = selected;
-      report.arm_size = selected;
-      run.on_round(report);
-    };
-    const first::FirstOutcome outcome = first::run_first(t, settings, run.executor, on_step);
+    const Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint,
+                                      settings.max_selected ? std::min(settings.max_selected, t.cols()) : t.cols());
+    const first::FirstOutcome outcome =
+        first::run_first(t, settings, run.executor, checkpointing.hook(), checkpointing.start());
     if (run.comm.rank() != 0) return std::nullopt;
+    if (outcome.interrupted) {
+      MethodResult stopped;
+      stopped.method = "first";
+      stopped.stop_reason = "interrupted after forward step " + std::to_string(outcome.steps) + " (checkpoint " +
+                            run.control.checkpoint_path + ")";
+      return stopped;
+    }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);
     result.timings = {{"wall_seconds", seconds_since(start)}, {"data_seconds", data_seconds}};
     return result;

@@ -1,0 +1,113 @@
+#include "methods/first/first_checkpoint.hpp"
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/byte_codec.hpp"
+#include "core/error.hpp"
+#include "data/detail/atomic_write.hpp"
+#include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_result_reader.hpp"
+#include "data/detail/h5_result_write.hpp"
+#include "engine/round_driver.hpp"  // differing_keys
+
+namespace bfs::first {
+namespace {
+
+constexpr const char* kKind = "first forward-selection checkpoint";
+
+std::vector<std::int64_t> to_int64(const std::vector<std::size_t>& values) {
+  return {values.begin(), values.end()};
+}
+
+std::vector<std::size_t> to_indices(const std::vector<std::int64_t>& values, const bfs::detail::Reader& reader,
+                                    const char* name) {
+  std::vector<std::size_t> out;
+  out.reserve(values.size());
+  for (const std::int64_t v : values) {
+    if (v < 0) reader.fail(bfs::detail::concat("/", name, " holds a negative feature index"));
+    out.push_back(static_cast<std::size_t>(v));
+  }
+  return out;
+}
+
+void write_file(const FirstCheckpoint& checkpoint, const std::string& tmp) {
+  using namespace bfs::detail::h5w;
+  const ForwardState& s = checkpoint.state;
+  bfs::detail::H5Handle file = bfs::detail::h5_file(bfs::detail::check_id(
+      H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
+  const hid_t root = file.get();
+  write_attr(root, "kind", std::string(kKind));
+  write_attr(root, "method", std::string("first"));
+  write_attr(root, "job", checkpoint.job_text);
+  write_attr(root, "resume_job_hash", checkpoint.job_hash);
+  write_attr(root, "resume_data_fingerprint", checkpoint.data_fingerprint);
+  write_attr(root, "step", s.step);
+  write_1d(root, "forward", to_int64(s.forward));
+  write_1d(root, "forward_explained", s.explained);
+  write_1d(root, "candidates", to_int64(s.candidates));
+  bfs::detail::check(file.close(), bfs::detail::concat("close ", tmp));
+}
+
+}  // namespace
+
+void write_first_checkpoint(const std::string& path, const FirstCheckpoint& checkpoint) {
+  bfs::detail::silence_hdf5_errors();
+  bfs::detail::atomic_write(path, [&](const std::string& tmp) { write_file(checkpoint, tmp); });
+}
+
+FirstCheckpoint read_first_checkpoint(const std::string& path) {
+  bfs::detail::silence_hdf5_errors();
+  const bfs::detail::Reader reader(path);
+  if (!reader.has_attr("kind") || reader.string_attr("kind") != kKind)
+    reader.fail("not a FIRST checkpoint (another method's, or not a checkpoint); cannot --resume from it");
+  FirstCheckpoint checkpoint;
+  checkpoint.job_text = reader.string_attr("job");
+  checkpoint.job_hash = reader.string_attr("resume_job_hash");
+  checkpoint.data_fingerprint = reader.string_attr("resume_data_fingerprint");
+  ForwardState& s = checkpoint.state;
+  s.step = reader.attr<std::int32_t>("step");
+  s.forward = to_indices(reader.read_1d<std::int64_t>("forward"), reader, "forward");
+  s.explained = reader.read_1d<double>("forward_explained");
+  s.candidates = to_indices(reader.read_1d<std::int64_t>("candidates"), reader, "candidates");
+  if (s.step < 0 || s.explained.size() != s.forward.size() || s.forward.size() > static_cast<std::size_t>(s.step))
+    reader.fail(bfs::detail::concat("inconsistent state: step ", s.step, ", ", s.forward.size(), " forward features, ",
+                                    s.explained.size(), " explained variances"));
+  return checkpoint;
+}
+
+void check_resumable(const FirstCheckpoint& checkpoint, const std::string& path, const std::string& job_hash,
+                     const std::string& data_fingerprint, const std::string& job_text) {
+  if (checkpoint.job_hash != job_hash)
+    throw InputError(path + " was written by a different job: " + differing_keys(checkpoint.job_text, job_text) +
+                     "; refusing to resume. Resume with the same job and --set overrides (the checkpoint's job is "
+                     "its 'job' attribute), or start over with --force, which deletes the checkpoint.");
+  if (checkpoint.data_fingerprint != data_fingerprint)
+    throw InputError(path +
+                     " was written for different data (source, shape or feature names differ); refusing to "
+                     "resume.");
+}
+
+std::string serialize(const ForwardState& state) {
+  ByteWriter w;
+  w.put(state.step);
+  w.put_vector(to_int64(state.forward));
+  w.put_vector(state.explained);
+  w.put_vector(to_int64(state.candidates));
+  return w.take();
+}
+
+ForwardState deserialize_forward_state(const std::string& bytes) {
+  ByteReader r(bytes, "FIRST forward state");
+  ForwardState state;
+  state.step = r.get<std::int32_t>();
+  for (const std::int64_t v : r.get_vector<std::int64_t>()) state.forward.push_back(static_cast<std::size_t>(v));
+  state.explained = r.get_vector<double>();
+  for (const std::int64_t v : r.get_vector<std::int64_t>()) state.candidates.push_back(static_cast<std::size_t>(v));
+  r.finish();
+  return state;
+}
+
+}  // namespace bfs::first

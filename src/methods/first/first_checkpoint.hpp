@@ -1,0 +1,32 @@
+#pragma once
+// FIRST's checkpoint (issue 13): the forward selection's state after a step, written by rank 0 to the run's
+// checkpoint.h5 every run.checkpoint_every steps and when a stop signal ends the run. A resumed run starts the
+// next step from it; every step's outer rows come from the stream (seed, phase, step), so the result is the one
+// an uninterrupted run gives. NANNE-BE, which follows the forward selection, is not checkpointed (it re-estimates
+// only subsets of A, far fewer estimates than a forward step).
+#include <string>
+
+#include "methods/first/first.hpp"
+
+namespace bfs::first {
+
+struct FirstCheckpoint {
+  std::string job_text;          ///< the job's canonical text (a refusal names the keys that differ)
+  std::string job_hash;          ///< engine's job_hash: the keys that decide the numbers
+  std::string data_fingerprint;  ///< source description, shape and feature names
+  ForwardState state;
+};
+
+/// Writes the checkpoint atomically (path.tmp, then renamed): a failure leaves the previous one.
+void write_first_checkpoint(const std::string& path, const FirstCheckpoint& checkpoint);
+/// Reads it; InputError naming the file for a missing, corrupt or other method's checkpoint.
+FirstCheckpoint read_first_checkpoint(const std::string& path);
+/// InputError when the checkpoint is another job's (naming the keys that differ) or other data's.
+void check_resumable(const FirstCheckpoint& checkpoint, const std::string& path, const std::string& job_hash,
+                     const std::string& data_fingerprint, const std::string& job_text);
+
+/// The state as bytes (a broadcast from rank 0 to the others) and back.
+std::string serialize(const ForwardState& state);
+ForwardState deserialize_forward_state(const std::string& bytes);
+
+}  // namespace bfs::first
