@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds with tests and runs every test with CTest; then (issue 11) checks the formatting
-# and builds a second tree with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the unit and
-# e2e tests there. BANDITFS_SKIP_SANITIZE=1 skips the sanitizer stage (e.g. for a quick local run).
+# and clang-tidy (src/), and builds a second tree with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+# and runs the unit and e2e tests there. BANDITFS_SKIP_SANITIZE=1 skips the sanitizer stage (e.g. for a quick local run).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -9,6 +9,7 @@ bash scripts/install-deps.sh
 bash scripts/build.sh -DBANDITFS_BUILD_TESTS=ON
 (cd build && ctest --output-on-failure -j"$(nproc)" "$@")
 bash scripts/check-format.sh
+bash scripts/check-tidy.sh build
 
 if [ "${BANDITFS_SKIP_SANITIZE:-0}" = 1 ]; then exit 0; fi
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBANDITFS_BUILD_TESTS=ON \

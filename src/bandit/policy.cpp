@@ -59,7 +59,7 @@ PolicySettings PolicySettings::from(const BanditConfig& bandit) {
   return s;
 }
 
-Policy::Policy(PolicySettings settings) : settings_(std::move(settings)) {
+Policy::Policy(PolicySettings settings) : settings_(settings) {
   threshold_ = settings_.name == PolicyKind::Tvs ? tvs_threshold(settings_.tvs_c) : 0.5;
 }
 

@@ -249,7 +249,8 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
 
 }  // namespace
 
-int main(int argc, char** argv) {
+/// The command line parsed and run; the exit status.
+int run_command_line(int argc, char** argv) {
   disable_hdf5_exit_cleanup();
   CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
   app.set_version_flag("--version", BANDITFS_VERSION);
@@ -327,4 +328,16 @@ int main(int argc, char** argv) {
     return fail("unexpected error", e.what(), 2);
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  // Setting up the command line can throw too (CLI11's construction errors, std::bad_alloc): nothing escapes main.
+  try {
+    return run_command_line(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "banditfs: unexpected error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "banditfs: unexpected error\n");
+  }
+  return 2;
 }

@@ -140,8 +140,8 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
       if (own || listed) continue;
       config.unused_sections.push_back(section);
       if (root.contains(section))
-        throw ConfigError(origin + ": section [" + section + "] belongs to method \"" + method.name +
-                          "\", but method.name = \"" + config.name + "\"");
+        throw ConfigError(detail::concat(origin, ": section [", section, "] belongs to method \"", method.name,
+                                         "\", but method.name = \"", config.name, "\""));
     }
   if (!chosen.uses_estimator) {
     config.unused_sections.push_back("estimator");

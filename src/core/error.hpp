@@ -40,10 +40,10 @@ std::string concat(const Parts&... parts) {
 }  // namespace bfs
 
 /// Throws bfs::InternalError with file:line when an invariant fails.
-#define BFS_CHECK(cond, ...)                                                                            \
-  do {                                                                                                  \
-    if (!(cond)) {                                                                                      \
-      throw ::bfs::InternalError(                                                                       \
-          ::bfs::detail::concat(__FILE__, ":", __LINE__, ": check failed: " #cond " ", ##__VA_ARGS__)); \
-    }                                                                                                   \
+#define BFS_CHECK(cond, ...)                                                                                        \
+  do {                                                                                                              \
+    if (!(cond)) {                                                                                                  \
+      throw ::bfs::InternalError(                                                                                   \
+          ::bfs::detail::concat(__FILE__, ":", __LINE__, ": check failed: " #cond " " __VA_OPT__(, ) __VA_ARGS__)); \
+    }                                                                                                               \
   } while (false)

@@ -246,6 +246,7 @@ std::unique_ptr<LassoModel> fit_logistic_lasso(const LassoParams& params, const 
   path.resize(m);
   const std::vector<Fold> folds = cv_folds(n, k, seed);
   std::vector<double> fold_size;
+  fold_size.reserve(folds.size());
   for (const Fold& fold : folds) fold_size.push_back(static_cast<double>(fold.test.size()));
   CvChoice cv = choose_lambda(fold_losses(params, X, y, folds, path), fold_size, k, m, params.one_se_rule);
   auto model = to_model(all, fits[cv.chosen], path[cv.chosen]);

@@ -55,7 +55,7 @@ void forward(const std::vector<Layer>& layers, std::vector<Eigen::MatrixXd>& act
 
 /// Adam state for every parameter (Kingma & Ba 2015, Algorithm 1).
 struct Adam {
-  static constexpr double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
   std::vector<Layer> m, v;
   long long t = 0;
 
@@ -69,9 +69,9 @@ struct Adam {
   /// θ ← θ − lr_t·m/(√v + ε) with lr_t = lr·√(1 − β2^t)/(1 − β1^t), t counting minibatches.
   template <class Param, class Grad>
   static void step(Param& theta, const Grad& grad, Param& m, Param& v, double lr_t) {
-    m = beta1 * m + (1.0 - beta1) * grad;
-    v = beta2 * v + (1.0 - beta2) * grad.cwiseProduct(grad);
-    theta.array() -= lr_t * m.array() / (v.array().sqrt() + eps);
+    m = kBeta1 * m + (1.0 - kBeta1) * grad;
+    v = kBeta2 * v + (1.0 - kBeta2) * grad.cwiseProduct(grad);
+    theta.array() -= lr_t * m.array() / (v.array().sqrt() + kEps);
   }
 };
 
@@ -185,8 +185,8 @@ class MlpEstimator final : public Estimator {
         train_sse += output_delta(binary, acts[L], target, delta);
         delta /= static_cast<double>(B);
         ++adam.t;
-        const double lr_t = lr * std::sqrt(1.0 - std::pow(Adam::beta2, static_cast<double>(adam.t))) /
-                            (1.0 - std::pow(Adam::beta1, static_cast<double>(adam.t)));
+        const double lr_t = lr * std::sqrt(1.0 - std::pow(Adam::kBeta2, static_cast<double>(adam.t))) /
+                            (1.0 - std::pow(Adam::kBeta1, static_cast<double>(adam.t)));
         for (std::size_t l = L; l-- > 0;) {
           serial_product(grad_w, delta, acts[l].transpose());
           grad_w += (params_.l2 / static_cast<double>(B)) * layers[l].weights;

@@ -200,7 +200,7 @@ FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
   std::iota(features_.begin(), features_.end(), 0);
 
   FlatTree tree;
-  const auto max_nodes = static_cast<std::size_t>(2 * n_unique_);
+  const auto max_nodes = 2 * static_cast<std::size_t>(n_unique_);
   tree.feature.reserve(max_nodes);
   tree.threshold.reserve(max_nodes);
   tree.left.reserve(max_nodes);

@@ -56,10 +56,10 @@ double auc_score(const Vector& y, const Vector& p_hat, Index offset) {
 double log_loss_score(const Vector& y, const Vector& p_hat, Index offset) {
   const Index n = y.size();
   BFS_CHECK(offset + n <= p_hat.size());
-  constexpr double eps = 1e-15;
+  constexpr double kEps = 1e-15;
   double total = 0.0;
   for (Index i = 0; i < n; ++i) {
-    const double p = std::clamp(p_hat[offset + i], eps, 1.0 - eps);
+    const double p = std::clamp(p_hat[offset + i], kEps, 1.0 - kEps);
     total -= y[i] == 1.0 ? std::log(p) : std::log1p(-p);
   }
   return n > 0 ? total / static_cast<double>(n) : 0.0;

@@ -64,6 +64,7 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
   }
   ImportanceResult result = unscored_result(request, y_hat, ImportanceMethod::Generic);
   const auto groups = static_cast<std::int64_t>(request.groups.size());
+  // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): read by the omp pragma below, which clang-tidy skips.
   const bool parallel = request.model->supports_concurrent_predict() && request.threads > 1 && groups > 1;
 
 #pragma omp parallel num_threads(parallel ? request.threads : 1)

@@ -56,8 +56,9 @@ std::pair<std::string, std::string> split_path(const std::string& name) {
 }
 
 void write_dataset(Groups& groups, const MethodDataset& d) {
-  const auto [parent, leaf] = split_path(d.name);
-  const hid_t loc = groups.at(parent);
+  const auto path = split_path(d.name);
+  const std::string& leaf = path.second;  // a named variable: clang 14 cannot capture a structured binding
+  const hid_t loc = groups.at(path.first);
   std::visit(
       [&](const auto& values) {
         using V = typename std::decay_t<decltype(values)>::value_type;
@@ -71,8 +72,9 @@ void write_dataset(Groups& groups, const MethodDataset& d) {
 }
 
 void write_fact(Groups& groups, const MethodFact& f) {
-  const auto [parent, leaf] = split_path(f.name);
-  const hid_t loc = groups.at(parent);
+  const auto path = split_path(f.name);
+  const std::string& leaf = path.second;
+  const hid_t loc = groups.at(path.first);
   std::visit([&](const auto& value) { write_attr(loc, leaf.c_str(), value); }, f.value);
 }
 

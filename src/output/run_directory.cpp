@@ -116,8 +116,8 @@ void RunDirectory::refuse_input_among_outputs(const std::string& input, const st
   for (const auto& name : output_names()) {
     for (const std::string& candidate : {path(name), path(name) + ".tmp", path(name) + kStagedSuffix}) {
       if (same_file(input, candidate))
-        throw InputError(key + " = \"" + input + "\" is the run's own output '" + candidate +
-                         "'; a run would overwrite its input. Move the file or choose another --out");
+        throw InputError(detail::concat(key, " = \"", input, "\" is the run's own output '", candidate,
+                                        "'; a run would overwrite its input. Move the file or choose another --out"));
     }
   }
 }

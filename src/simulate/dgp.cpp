@@ -19,6 +19,8 @@ namespace bfs {
 
 namespace {
 
+constexpr double kPi = std::numbers::pi;
+
 /// Every DGP: data.dgp's four (config's Dgp, whose names are declared there once), then paper 002's designs, which
 /// only `banditfs simulate` offers (their names are declared here, in kFirstDesigns).
 enum class Model { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
@@ -120,10 +122,9 @@ double ishigami(double a, double b, double c) {
 
 /// f of the paper-002 designs; x holds at least truth_of(model).back() + 1 values.
 double first_mean_of(Model model, const float* x) {
-  constexpr double pi = std::numbers::pi;
   switch (model) {
     case Model::Ishigami:  // paper 002 eq. 16: x on [0, 1], rescaled to [−π, π]
-      return ishigami(2.0 * pi * x[0] - pi, 2.0 * pi * x[1] - pi, 2.0 * pi * x[2] - pi);
+      return ishigami(2.0 * kPi * x[0] - kPi, 2.0 * kPi * x[1] - kPi, 2.0 * kPi * x[2] - kPi);
     case Model::IshigamiClassic:  // paper 002 §3.3: x on [−π, π]
       return ishigami(x[0], x[1], x[2]);
     case Model::HeavyTailed: {  // paper 002 eq. 17
@@ -133,7 +134,7 @@ double first_mean_of(Model model, const float* x) {
     }
     case Model::FriedmanMod: {  // paper 002 eq. 18
       const double x1 = x[0], x7 = x[6], x8 = x[7], x9 = x[8], x10 = x[9];
-      return 10.0 * std::sin(pi * x1 * x7) + 20.0 * (x8 - 0.5) * (x8 - 0.5) + 10.0 * x9 + 5.0 * x10 - 20.0 * x9 * x10 -
+      return 10.0 * std::sin(kPi * x1 * x7) + 20.0 * (x8 - 0.5) * (x8 - 0.5) + 10.0 * x9 + 5.0 * x10 - 20.0 * x9 * x10 -
              10.0;
     }
     case Model::Friedman1:
@@ -198,7 +199,6 @@ void draw_ar1_row(double rho, Rng& rng, float* row, Index p, Transform transform
 
 /// Draws one row of X (p values) from `rng` in column order.
 void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
-  constexpr double pi = std::numbers::pi;
   const auto identity = [](double z) { return z; };
   switch (model) {
     case Model::Friedman1:
@@ -219,7 +219,7 @@ void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
       draw_ar1_row(rho, rng, row, p, normal_cdf);
       break;
     case Model::IshigamiClassic:  // paper 002 §3.3
-      for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(2.0 * pi * rng.uniform() - pi);
+      for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(2.0 * kPi * rng.uniform() - kPi);
       break;
   }
 }
