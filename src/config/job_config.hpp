@@ -19,14 +19,21 @@ namespace bfs {
 
 /// data.source: simulated batches, an HDF5 file in our schema, or a CSV file.
 enum class SourceKind { Simulate, Hdf5, Csv };
-/// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas).
-enum class Dgp { Friedman1, Friedman3, Liang, Linear };
+/// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas); the last four
+/// are paper 002's designs (eqs. 16–18 and §3.3).
+enum class Dgp { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
-constexpr std::array<std::pair<Dgp, std::string_view>, 4> enum_table(Dgp) {
-  return {
-      {{Dgp::Friedman1, "friedman1"}, {Dgp::Friedman3, "friedman3"}, {Dgp::Liang, "liang"}, {Dgp::Linear, "linear"}}};
+constexpr std::array<std::pair<Dgp, std::string_view>, 8> enum_table(Dgp) {
+  return {{{Dgp::Friedman1, "friedman1"},
+           {Dgp::Friedman3, "friedman3"},
+           {Dgp::Liang, "liang"},
+           {Dgp::Linear, "linear"},
+           {Dgp::Ishigami, "ishigami"},
+           {Dgp::HeavyTailed, "heavy-tailed"},
+           {Dgp::FriedmanMod, "friedman-mod"},
+           {Dgp::IshigamiClassic, "ishigami-classic"}}};
 }
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
@@ -65,6 +72,7 @@ struct DataConfig {
   Dgp dgp = Dgp::Friedman1;           ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
+  double rho = 0.0;                 ///< simulate: paper 002's copula correlation, Σ_jk = ρ^|j−k|, in [0, 1)
   std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)
   int periods = 1;                  ///< simulate: number of fresh batches (online mode)
   std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly

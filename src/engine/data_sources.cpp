@@ -33,6 +33,7 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
     spec.dgp = std::string(name_of(config.dgp));
     spec.n = config.n;
     spec.p = config.p;
+    spec.rho = config.rho;
     spec.seed = seed;
     spec.binary = config.task == Task::Binary;
     return make_simulated_source(spec, config.periods, online, config.noise_features);

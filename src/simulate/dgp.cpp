@@ -21,15 +21,8 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-/// Every DGP: data.dgp's four (config's Dgp, whose names are declared there once), then paper 002's designs, which
-/// only `banditfs simulate` offers (their names are declared here, in kFirstDesigns).
+/// Every DGP: config's Dgp (data.dgp; its names are declared there, once), the last four paper 002's designs.
 enum class Model { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
-
-constexpr std::array<std::pair<Model, std::string_view>, 4> kFirstDesigns{
-    {{Model::Ishigami, "ishigami"},
-     {Model::HeavyTailed, "heavy-tailed"},
-     {Model::FriedmanMod, "friedman-mod"},
-     {Model::IshigamiClassic, "ishigami-classic"}}};
 
 Model model_of(Dgp dgp) {
   switch (dgp) {
@@ -41,14 +34,20 @@ Model model_of(Dgp dgp) {
       return Model::Liang;
     case Dgp::Linear:
       return Model::Linear;
+    case Dgp::Ishigami:
+      return Model::Ishigami;
+    case Dgp::HeavyTailed:
+      return Model::HeavyTailed;
+    case Dgp::FriedmanMod:
+      return Model::FriedmanMod;
+    case Dgp::IshigamiClassic:
+      return Model::IshigamiClassic;
   }
   throw InternalError("model_of: a Dgp without a Model");
 }
 
 Model parse_model(const std::string& name) {
   if (const auto dgp = enum_from_name<Dgp>(name)) return model_of(*dgp);
-  for (const auto& [model, design] : kFirstDesigns)
-    if (design == name) return model;
   std::string known;
   for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
   throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));
@@ -101,9 +100,9 @@ Model check_spec(const SimulateSpec& spec) {
                              " needs (its truth is ", truth_text(truth), ")"));
   }
   if (!std::isfinite(spec.rho) || spec.rho < 0.0 || spec.rho >= 1.0)
-    throw ConfigError(detail::concat("rho = ", spec.rho, " must be a finite number in [0, 1)"));
+    throw ConfigError(detail::concat("data.rho = ", spec.rho, " must be a finite number in [0, 1)"));
   if (spec.rho != 0.0 && !is_copula(model)) {
-    throw ConfigError(detail::concat("rho = ", spec.rho, " does not apply to ", spec.dgp,
+    throw ConfigError(detail::concat("data.rho = ", spec.rho, " does not apply to ", spec.dgp,
                                      " (only ishigami, heavy-tailed and friedman-mod take a correlation)"));
   }
   return model;
@@ -291,9 +290,7 @@ class SimulatedSource final : public DataSource {
 }  // namespace
 
 std::vector<std::string> dgp_names() {
-  std::vector<std::string> names = enum_names<Dgp>();
-  for (const auto& design : kFirstDesigns) names.emplace_back(design.second);
-  return names;
+  return enum_names<Dgp>();
 }
 
 std::vector<FeatureId> dgp_truth(const std::string& dgp) {

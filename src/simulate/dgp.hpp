@@ -50,8 +50,7 @@ struct SimulateSpec {
   double rho = 0.0;     ///< copula correlation, Σ_jk = ρ^|j−k|, in [0, 1); only where dgp_uses_rho (else 0)
 };
 
-/// Names of the known DGPs: data.dgp's four (config's Dgp), then paper 002's ishigami, heavy-tailed, friedman-mod,
-/// ishigami-classic (`banditfs simulate` only: the job file's data.dgp does not list them).
+/// Names of the known DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last.
 std::vector<std::string> dgp_names();
 /// The truly relevant features of a DGP, 0-based (x1 = 0), ascending. Throws ConfigError for an unknown DGP.
 std::vector<FeatureId> dgp_truth(const std::string& dgp);

@@ -52,4 +52,16 @@ sim_bad rho_nan "--rho nan must be a finite number in [0, 1)" friedman-mod --rho
 sim_bad p_heavy "--p 5 is below the 6 features heavy-tailed needs" heavy-tailed --p 5
 sim_bad p_friedman_mod "--p 9 is below the 10 features friedman-mod needs (its truth is x1, x7, x8, x9, x10)" \
   friedman-mod --p 9 --rho 0.5
+# A job file takes paper 002's designs as data.dgp, with data.rho: rho where the design takes none, or rho = 1, is
+# refused naming data.rho; a design runs (FIRST on ishigami, rho 0.5, N = 1000, p = 6 selects exactly x1, x2, x3,
+# as in §5.1).
+expect_error job_rho_unused 'data.rho = 0.5 does not apply to friedman1' \
+  -- run_job job_rho_unused "$(first_job '' 'rho = 0.5')"
+expect_error job_rho_one 'data.rho = 1 must be a finite number in [0, 1)' \
+  -- run_job job_rho_one "$(first_job '' 'rho = 1.0' | sed 's/friedman1/ishigami/')"
+run_job ishigami "$(first_job '' 'rho = 0.5' | sed 's/friedman1/ishigami/; s/^n = 40/n = 1000/')" >/dev/null 2>&1 ||
+  fail "FIRST on data.dgp = ishigami failed"
+sel=$(/usr/bin/python3 -c 'import h5py,sys; print(list(h5py.File(sys.argv[1])["selected"][:]))' \
+  "$WORK/out-ishigami/result.h5" 2>&1)
+[ "$sel" = "[0, 1, 2]" ] && ok || fail "FIRST on ishigami selected $sel, not x1, x2, x3"
 finish

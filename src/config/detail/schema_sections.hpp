@@ -37,6 +37,8 @@ void visit(DataConfig& c, V& v) {
   v("dgp", c.dgp, text("simulated data-generating process"));
   v("n", c.n, range(1, 1e9, "simulated rows per batch"));
   v("p", c.p, range(1, 1e8, "simulated features"));
+  v("rho", c.rho,
+    range(0, 1, "ishigami, heavy-tailed, friedman-mod: copula correlation rho^|j-k|, below 1 (0 = independent)"));
   v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
   v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
   v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
