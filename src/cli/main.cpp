@@ -141,7 +141,7 @@ int run_method(const RunArgs& args, const dist::Session& session, const JobConfi
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
 
-  ProgressPrinter progress(args.quiet || !coordinator ? 1e12 : job.run.progress_seconds);
+  ProgressPrinter progress(job.run.progress_seconds, args.quiet || !coordinator);
   const dist::Runtime runtime = dist::make_runtime(session, context.threads);
   const RoundCallback on_round = [&](const RoundReport& r) { progress(r); };
   std::optional<MethodResult> outcome =
@@ -273,7 +273,7 @@ int run_command_line(int argc, char** argv) {
   std::string inspect_path;
   int inspect_top = 25;
   auto* inspect = app.add_subcommand("inspect", "print a result's facts and top features");
-  inspect->add_option("result", inspect_path, "result.h5")->required();
+  inspect->add_option("result", inspect_path, "result.h5, or the run's output directory")->required();
   inspect->add_option("--top", inspect_top, "number of features to list");
 
   auto* keys = app.add_subcommand("keys", "list every job-file key with its bounds and meaning");
@@ -314,8 +314,12 @@ int run_command_line(int argc, char** argv) {
     if (*sim) return command_simulate(sim_args);
     if (*prepare_gkx) return run_prepare_gkx();
     if (*inspect) {
-      check_result_set(inspect_path);
-      print_inspection(read_result_h5(inspect_path), std::cout, inspect_top);
+      // An output directory stands for its result.h5.
+      std::error_code ec;
+      const std::string result_path =
+          fs::is_directory(inspect_path, ec) ? (fs::path(inspect_path) / "result.h5").string() : inspect_path;
+      check_result_set(result_path);
+      print_inspection(read_result_h5(result_path), std::cout, inspect_top);
       return 0;
     }
     if (*keys) {

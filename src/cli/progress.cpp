@@ -4,10 +4,15 @@
 
 namespace bfs {
 
-ProgressPrinter::ProgressPrinter(double min_seconds)
-    : min_seconds_(min_seconds), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_) {}
+ProgressPrinter::ProgressPrinter(double min_seconds, bool silent)
+    : min_seconds_(min_seconds),
+      silent_(silent),
+      tty_(isatty(STDERR_FILENO) != 0),
+      start_(Clock::now()),
+      last_(start_) {}
 
 void ProgressPrinter::operator()(const RoundReport& report) {
+  if (silent_) return;
   const auto now = Clock::now();
   // The rate counts the rounds this process ran: a resumed run starts at round k > 1, and before its first round a
   // run may tune for minutes, so the rate is taken from the first reported round on (the first line: since start).

@@ -10,7 +10,8 @@ namespace bfs {
 
 class ProgressPrinter {
  public:
-  explicit ProgressPrinter(double min_seconds);
+  /// A line at most every `min_seconds` and at the last round; `silent` (--quiet, ranks other than 0): never.
+  ProgressPrinter(double min_seconds, bool silent);
   void operator()(const RoundReport& report);
   /// Ends the live line on a terminal.
   void finish();
@@ -18,6 +19,7 @@ class ProgressPrinter {
  private:
   using Clock = std::chrono::steady_clock;
   double min_seconds_;
+  bool silent_;
   bool tty_;
   bool printed_ = false;
   Clock::time_point start_;

@@ -19,6 +19,9 @@ assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
 PYEOF
 report=$("$BANDITFS" inspect "$WORK/out/result.h5")
 grep -q "x1" <<<"$report" && ok || fail "inspect output"
+# The output directory stands for its result.h5; --quiet prints no progress line, not even the last round's.
+[ "$("$BANDITFS" inspect "$WORK/out")" == "$report" ] && ok || fail "inspect OUT_DIR differs from inspect OUT/result.h5"
+! grep -q "^iteration\|.iteration [0-9]*/" "$WORK/stdout" && ok || fail "--quiet printed progress: $(cat "$WORK/stdout")"
 
 # simulate writes the HDF5 schema; the file runs as an hdf5 source with its truth.
 "$BANDITFS" simulate friedman3 --n 100 --p 12 --seed 5 --periods 3 --out "$WORK/sim.h5" >/dev/null || fail "simulate"

@@ -150,7 +150,8 @@ class Checkpointing {
     RoundReport report;
     report.round = state.step;
     report.total_rounds = total_;
-    report.metric = "|A|";
+    report.metric = "explained";  // V̂_A, the explained variance of the forward set (eq. 15)
+    report.test_score = state.explained.back();
     report.selected = state.forward.size();
     report.arm_size = state.forward.size();
     run_.on_round(report);
