@@ -63,13 +63,14 @@ void check_fits_in_memory(const std::string& path, const std::string& name, hsiz
 /// libhdf5 1.10 reads a compact dataset (data stored in its header) as its shape and type say, without checking that
 /// many bytes are stored: a heap over-read on a corrupt file (found by fuzz_hdf5, tests/fuzz/regressions/hdf5). And a
 /// corrupt shape (say 4·10⁹ entries in a 1 KiB file) would have us allocate gigabytes before the read fails. A compact
-/// or contiguous dataset (neither can be compressed) storing fewer bytes than its shape and type need is refused
-/// here, before anything is allocated. Chunked datasets may legitimately store less (compression, unwritten
-/// chunks), so they are left to check_fits_in_memory.
+/// or contiguous dataset (neither can be compressed), or a chunked one without filters, storing fewer bytes than its
+/// shape and type need is refused here, before anything is allocated. Compressed chunks may legitimately store far
+/// less, so they are left to check_fits_in_memory.
 void check_stored_size(hid_t dset, const std::string& name, const std::string& path) {
   Handle dcpl = h5_checked(H5Dget_create_plist(dset), H5Pclose, path, "get the creation properties of /" + name);
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
-  if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS) return;
+  const bool uncompressed_chunks = layout == H5D_CHUNKED && H5Pget_nfilters(dcpl.get()) == 0;
+  if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS && !uncompressed_chunks) return;
   Handle type = h5_checked(H5Dget_type(dset), H5Tclose, path, "get the type of /" + name);
   Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
   const hssize_t points = H5Sget_simple_extent_npoints(space.get());
@@ -77,8 +78,11 @@ void check_stored_size(hid_t dset, const std::string& name, const std::string& p
   const double stored = static_cast<double>(H5Dget_storage_size(dset));
   if (points < 0 || stored < need) {
     throw InputError(detail::concat(path, ": /", name, " is corrupt: its ",
-                                    layout == H5D_COMPACT ? "compact" : "contiguous", " storage holds ", stored,
-                                    " bytes but its shape and type need ", need));
+                                    layout == H5D_COMPACT      ? "compact"
+                                    : layout == H5D_CONTIGUOUS ? "contiguous"
+                                                               : "uncompressed chunked",
+                                    " storage holds ", stored, " bytes but its shape and type need ", need,
+                                    " (a corrupt or partly written file)"));
   }
 }
 
