@@ -21,33 +21,12 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-/// Every DGP: config's Dgp (data.dgp; its names are declared there, once), the last four paper 002's designs.
-enum class Model { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
-
-Model model_of(Dgp dgp) {
-  switch (dgp) {
-    case Dgp::Friedman1:
-      return Model::Friedman1;
-    case Dgp::Friedman3:
-      return Model::Friedman3;
-    case Dgp::Liang:
-      return Model::Liang;
-    case Dgp::Linear:
-      return Model::Linear;
-    case Dgp::Ishigami:
-      return Model::Ishigami;
-    case Dgp::HeavyTailed:
-      return Model::HeavyTailed;
-    case Dgp::FriedmanMod:
-      return Model::FriedmanMod;
-    case Dgp::IshigamiClassic:
-      return Model::IshigamiClassic;
-  }
-  throw InternalError("model_of: a Dgp without a Model");
-}
+/// Every DGP is a value of config's Dgp (data.dgp; its names are declared there, once), the last four paper 002's
+/// designs.
+using Model = Dgp;
 
 Model parse_model(const std::string& name) {
-  if (const auto dgp = enum_from_name<Dgp>(name)) return model_of(*dgp);
+  if (const auto dgp = enum_from_name<Dgp>(name)) return *dgp;
   std::string known;
   for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
   throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));

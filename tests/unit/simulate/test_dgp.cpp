@@ -5,9 +5,12 @@
 #include <numbers>
 
 #include "core/error.hpp"
+#include "expect_error.hpp"
 #include "simulate/dgp.hpp"
 
 using namespace bfs;
+
+using bfs::test::expect_config_error;
 
 namespace {
 
@@ -33,17 +36,6 @@ Eigen::VectorXd residuals(const Dataset& d, const std::string& dgp) {
     r[i] = d.y[i] - dgp_mean(dgp, std::span<const float>(d.X.data() + i * d.cols(), d.cols()));
   }
   return r;
-}
-
-template <class F>
-void expect_config_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << needle);
-  } catch (const ConfigError& e) {
-    BOOST_TEST_INFO("message: " << e.what());
-    BOOST_TEST(std::string(e.what()).find(needle) != std::string::npos);
-  }
 }
 
 }  // namespace

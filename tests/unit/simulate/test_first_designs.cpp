@@ -11,10 +11,13 @@
 #include <span>
 
 #include "core/error.hpp"
+#include "expect_error.hpp"
 #include "simulate/dgp.hpp"
 
 using namespace bfs;
 namespace tt = boost::test_tools;
+
+using bfs::test::expect_config_error;
 
 namespace {
 
@@ -49,17 +52,6 @@ SimulateSpec spec_of(const std::string& dgp, Index n, Index p, std::uint64_t see
   SimulateSpec spec{dgp, n, p, seed};
   spec.rho = rho;
   return spec;
-}
-
-template <class F>
-void expect_config_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << needle);
-  } catch (const ConfigError& e) {
-    BOOST_TEST_INFO("message: " << e.what());
-    BOOST_TEST(std::string(e.what()).find(needle) != std::string::npos);
-  }
 }
 
 }  // namespace
