@@ -21,6 +21,8 @@ namespace {
 
 using Handle = detail::H5Handle;
 
+constexpr std::size_t kWidestNumberBytes = 16;  // a long double / 128-bit integer
+
 std::recursive_mutex& hdf5_mutex() {
   static std::recursive_mutex m;
   return m;
@@ -60,14 +62,31 @@ void check_fits_in_memory(const std::string& path, const std::string& name, hsiz
   }
 }
 
+/// Bytes in the file holding `dset` (0 when HDF5 cannot say).
+hsize_t file_bytes_of(hid_t dset) {
+  const Handle file(H5Iget_file_id(dset), H5Fclose);
+  hsize_t bytes = 0;
+  if (file.get() < 0 || H5Fget_filesize(file.get(), &bytes) < 0) return 0;
+  return bytes;
+}
+
 /// libhdf5 1.10 reads a compact dataset (data stored in its header) as its shape and type say, without checking that
 /// many bytes are stored: a heap over-read on a corrupt file (found by fuzz_hdf5, tests/fuzz/regressions/hdf5). And a
 /// corrupt shape (say 4·10⁹ entries in a 1 KiB file) would have us allocate gigabytes before the read fails. A compact
 /// or contiguous dataset (neither can be compressed), or a chunked one without filters, storing fewer bytes than its
 /// shape and type need is refused here, before anything is allocated. Compressed chunks may legitimately store far
-/// less, so they are left to check_fits_in_memory.
+/// less, so they are left to check_fits_in_memory. The other way round, a dataset whose storage claims more bytes than
+/// its whole file (not kept in external files) is corrupt too: libhdf5 would allocate that claim to read one chunk
+/// (H5D__chunk_lock, 4 GiB from a 12 KB file).
 void check_stored_size(hid_t dset, const std::string& name, const std::string& path) {
   Handle dcpl = h5_checked(H5Dget_create_plist(dset), H5Pclose, path, "get the creation properties of /" + name);
+  const hsize_t stored_bytes = H5Dget_storage_size(dset);
+  const hsize_t file_bytes = file_bytes_of(dset);
+  if (H5Pget_external_count(dcpl.get()) == 0 && file_bytes > 0 && stored_bytes > file_bytes) {
+    throw InputError(detail::concat(path, ": /", name, " is corrupt: its storage claims ", stored_bytes,
+                                    " bytes but the whole file has ", file_bytes));
+  }
+  const auto stored = static_cast<double>(stored_bytes);
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
   const bool uncompressed_chunks = layout == H5D_CHUNKED && H5Pget_nfilters(dcpl.get()) == 0;
   if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS && !uncompressed_chunks) return;
@@ -75,7 +94,6 @@ void check_stored_size(hid_t dset, const std::string& name, const std::string& p
   Handle space = h5_checked(H5Dget_space(dset), H5Sclose, path, "get the dataspace of /" + name);
   const hssize_t points = H5Sget_simple_extent_npoints(space.get());
   const double need = static_cast<double>(points) * static_cast<double>(H5Tget_size(type.get()));
-  const double stored = static_cast<double>(H5Dget_storage_size(dset));
   if (points < 0 || stored < need) {
     throw InputError(detail::concat(path, ": /", name, " is corrupt: its ",
                                     layout == H5D_COMPACT      ? "compact"
@@ -126,13 +144,26 @@ void require_numeric(hid_t dset, const std::string& name, const std::string& pat
   if (!ok) {
     throw InputError(detail::concat(path, ": /", name, integer_only ? " must hold integers" : " must hold numbers"));
   }
+  // A corrupt type message can say 0 bytes (libhdf5 then divides by it: SIGFPE in H5D__fill_init) or absurdly many;
+  // no integer or float type HDF5 can convert is wider than 16 bytes.
+  const std::size_t bytes = H5Tget_size(type.get());
+  if (bytes == 0 || bytes > kWidestNumberBytes) {
+    throw InputError(detail::concat(path, ": /", name, " is corrupt: its number type says ", bytes,
+                                    " bytes per entry (1 to ", kWidestNumberBytes, " expected)"));
+  }
 }
 
+/// Reads a 1-D numeric dataset of at most `most` entries (`why` says where the bound comes from): a longer one is
+/// refused before anything is allocated, so a corrupt shape in a compressed dataset cannot claim memory either.
 template <class T>
-std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const std::string& path) {
+std::vector<T> read_1d(hid_t file, const std::string& name, hid_t memtype, const std::string& path, Index most,
+                       const char* why) {
   Handle dset = open_dataset(file, name, path);
   require_numeric(dset.get(), name, path, std::is_integral_v<T>);
   const hsize_t n = length_1d(dset.get(), name, path);
+  if (n > static_cast<hsize_t>(most)) {
+    throw InputError(detail::concat(path, ": /", name, " has ", n, " entries, more than ", most, " (", why, ")"));
+  }
   check_fits_in_memory(path, name, n, sizeof(T));
   std::vector<T> out(n);
   if (!out.empty())
@@ -217,13 +248,14 @@ Hdf5Header read_header_locked(const std::string& path) {
 
   std::vector<std::int32_t> period;
   if (has_dataset(f, "period")) {
-    period = read_1d<std::int32_t>(f, "period", H5T_NATIVE_INT32, path);
+    period = read_1d<std::int32_t>(f, "period", H5T_NATIVE_INT32, path, h.rows, "one per row of /X");
     if (static_cast<Index>(period.size()) != h.rows) {
       throw InputError(detail::concat(path, ": /period has ", period.size(), " rows but /X has ", h.rows));
     }
   }
   if (has_dataset(f, "period_offsets")) {
-    h.period_offsets = read_1d<std::int64_t>(f, "period_offsets", H5T_NATIVE_INT64, path);
+    h.period_offsets = read_1d<std::int64_t>(f, "period_offsets", H5T_NATIVE_INT64, path, h.rows + 1,
+                                             "at most one per row of /X, plus one");
     const auto& off = h.period_offsets;
     if (off.size() < 2) throw InputError(detail::concat(path, ": /period_offsets needs at least 2 entries"));
     if (off.front() != 0)
@@ -249,7 +281,8 @@ Hdf5Header read_header_locked(const std::string& path) {
   if (!h.period_offsets.empty()) {
     const std::size_t periods = h.period_offsets.size() - 1;
     if (has_dataset(f, "period_labels")) {
-      h.period_labels = read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path);
+      h.period_labels = read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path, static_cast<Index>(periods),
+                                              "one per period");
       if (h.period_labels.size() != periods) {
         throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(),
                                         " entries but there are ", periods, " periods"));
@@ -261,7 +294,7 @@ Hdf5Header read_header_locked(const std::string& path) {
     }
   }
   if (has_dataset(f, "truth")) {
-    auto truth = read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path);
+    auto truth = read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, h.cols, "at most one per column of /X");
     for (std::int32_t t : truth) {
       if (t < 0 || t >= h.cols) {
         throw InputError(detail::concat(path, ": /truth index ", t, " out of range [0, ", h.cols, ")"));

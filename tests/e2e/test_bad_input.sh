@@ -38,6 +38,13 @@ expect_error inf_y "y" -- run_job inf_y "$(hdf5_job "$WORK/inf_y.h5")"
 expect_error p0 "p = 0" -- run_job p0 "$(hdf5_job "$WORK/p0.h5")"
 expect_error few_rows "too few" -- run_job few "$(hdf5_job "$WORK/few.h5")"
 expect_error constant_target "constant" -- run_job const "$(hdf5_job "$WORK/const.h5")"
+# Corrupt files found by fuzzing, refused before libhdf5 divides by a zero-byte type (SIGFPE) or allocates a 4 GiB
+# chunk for a 12 KB file (tests/fuzz/regressions/hdf5; the replay there catches the first, this the message of both).
+REG="$ROOT/tests/fuzz/regressions/hdf5"
+expect_error type_size_zero "/X is corrupt: its number type says 0 bytes per entry" -- \
+  run_job type_size_zero "$(hdf5_job "$REG/l12_type_size_zero_fill_fpe.h5")"
+expect_error storage_claim "/X is corrupt: its storage claims 4294377592 bytes but the whole file has 12208" -- \
+  run_job storage_claim "$(hdf5_job "$REG/l13_storage_claims_4gib.h5")"
 
 # CSV with a bad cell and a missing target column.
 printf 'a,b,target\n1,2,3\n4,x,6\n' >"$WORK/bad.csv"

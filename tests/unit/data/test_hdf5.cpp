@@ -245,6 +245,29 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     r.add_i32("truth", {0, 2});
   });
   expect_error<InputError>([&] { read_hdf5_header(p); }, "/truth index 2 out of range [0, 2)");
+  // Lengths are bounded by /X's shape before a 1-D dataset is allocated (a corrupt shape cannot claim memory).
+  p = make("truth_long.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("truth", {0, 1, 0});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /truth has 3 entries, more than 2 (at most one per column of /X)");
+  p = make("period_long.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("period", {1, 1, 2, 2, 3});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /period has 5 entries, more than 4 (one per row of /X)");
+  p = make("labels_long.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i64("period_offsets", {0, 2, 4});
+    r.add_i32("period_labels", {7, 8, 9});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /period_labels has 3 entries, more than 2 (one per period)");
   p = make("p0.h5", [&](RawFile& r) {
     r.add_x({4, 0}, std::vector<float>{});
     r.add_y(y4);
