@@ -31,6 +31,10 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
   for (const char* name : {"--n", "--p", "--periods", "--binary"})
     if (gkx_like && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
+  // cmab-hte writes one log (one "period"), its reward is 0/1 by design.
+  for (const char* name : {"--periods", "--binary"})
+    if (dgp == "cmab-hte" && simulate.count(name) > 0)
+      throw ConfigError(std::string("simulate cmab-hte: ") + name + " does not apply (a log of --n rows, 0/1 rewards)");
   // Only paper 002's Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
   if (simulate.count("--rho") > 0 && (gkx_like || !dgp_uses_rho(dgp))) {
     throw InputError(detail::concat("simulate ", dgp, ": --rho ", simulate.get_option("--rho")->results().front(),

@@ -19,10 +19,12 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
+#include "data/logged_data.hpp"
 #include "dist/runtime.hpp"
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"
 #include "output/run_directory.hpp"
+#include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
 
 #ifndef BANDITFS_VERSION
@@ -222,15 +224,35 @@ int command_simulate(const SimulateArgs& args) {
   return 0;
 }
 
+/// `simulate cmab-hte`: paper 004 §3.1's contextual-bandit log (simulate/cmab_hte.hpp), HDF5 or, for a .csv
+/// path, CSV; written column block by column block, staged and renamed.
+int command_simulate_cmab_hte(const SimulateArgs& args) {
+  if (args.n < 2) throw InputError(detail::concat("simulate cmab-hte: --n ", args.n, " must be at least 2 rows"));
+  if (args.p < 10)
+    throw InputError(detail::concat("simulate cmab-hte: --p ", args.p,
+                                    " is below the 10 features of the design (5 HTE, 2 correlational, 3 irrelevant)"));
+  const auto source = simulate_cmab_hte(args.n, args.p, args.seed);
+  const bool csv = fs::path(args.out).extension() == ".csv";
+  if (csv)
+    write_logged_csv(args.out, *source);
+  else
+    write_logged_hdf5(args.out, *source);
+  std::cout << "wrote " << args.out << ": " << args.n << " logged rows x " << args.p << " features (cmab-hte, seed "
+            << args.seed << ", " << source->header().arm_labels.size() << " arms, truth x1..x5, correlational x6, x7"
+            << (csv ? ", CSV" : "") << ")\n";
+  return 0;
+}
+
 /// The `simulate` subcommand: its options fill `args`, gkx-like's own options `gkx_like`.
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOptions& gkx_like) {
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
   sim->add_option("dgp", args.dgp,
                   "friedman1 | friedman3 | liang | linear | ishigami | heavy-tailed | friedman-mod | "
-                  "ishigami-classic | gkx-like (CSVs into --out DIR)")
+                  "ishigami-classic | gkx-like (CSVs into --out DIR) | cmab-hte (a contextual-bandit log, "
+                  "HDF5 or --out F.csv)")
       ->required();
   sim->add_option("--n", args.n, "rows (per period)");
-  sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3)");
+  sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3; cmab-hte: 10)");
   sim->add_option("--rho", args.rho,
                   "ishigami, heavy-tailed, friedman-mod: Gaussian-copula correlation, corr(z_j, z_k) = rho^|j-k|, "
                   "in [0, 1) (default 0)");
@@ -243,6 +265,7 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
   cli::add_gkx_like_options(*sim, gkx_like);
   sim->callback([sim, &args] {
     if (args.dgp == "ishigami-classic" && sim->count("--p") == 0) args.p = 3;  // paper 002 §3.3's design
+    if (args.dgp == "cmab-hte" && sim->count("--p") == 0) args.p = 10;         // paper 004 §3.1's design
   });
   return sim;
 }
@@ -311,6 +334,7 @@ int run_command_line(int argc, char** argv) {
     if (*sim) bfs::cli::check_simulate_options(*sim, sim_args.dgp);
     if (*sim && sim_args.dgp == "gkx-like")
       return bfs::cli::simulate_gkx_like_command(gkx_like, sim_args.seed, sim_args.out);
+    if (*sim && sim_args.dgp == "cmab-hte") return command_simulate_cmab_hte(sim_args);
     if (*sim) return command_simulate(sim_args);
     if (*prepare_gkx) return run_prepare_gkx();
     if (*inspect) {

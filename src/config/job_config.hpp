@@ -21,11 +21,12 @@ namespace bfs {
 enum class SourceKind { Simulate, Hdf5, Csv };
 /// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas); the last four
 /// are paper 002's designs (eqs. 16–18 and §3.3).
-enum class Dgp { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic };
+/// cmab-hte is not an (X, y) design: it simulates contextual-bandit logs (paper 004 §3.1) for method cmab-scores.
+enum class Dgp { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic, CmabHte };
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
-constexpr std::array<std::pair<Dgp, std::string_view>, 8> enum_table(Dgp) {
+constexpr std::array<std::pair<Dgp, std::string_view>, 9> enum_table(Dgp) {
   return {{{Dgp::Friedman1, "friedman1"},
            {Dgp::Friedman3, "friedman3"},
            {Dgp::Liang, "liang"},
@@ -33,7 +34,8 @@ constexpr std::array<std::pair<Dgp, std::string_view>, 8> enum_table(Dgp) {
            {Dgp::Ishigami, "ishigami"},
            {Dgp::HeavyTailed, "heavy-tailed"},
            {Dgp::FriedmanMod, "friedman-mod"},
-           {Dgp::IshigamiClassic, "ishigami-classic"}}};
+           {Dgp::IshigamiClassic, "ishigami-classic"},
+           {Dgp::CmabHte, "cmab-hte"}}};
 }
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
@@ -79,6 +81,12 @@ struct DataConfig {
   Task task = Task::Regression;     ///< regression | binary (labels validated by data/labels.hpp)
   /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}.
   std::optional<double> positive_label;
+  // Contextual-bandit logs (context, arm served, 0/1 reward), read instead of (X, y) by a method whose description
+  // says logged_data (cmab-scores, paper 004); refused for the others.
+  std::string arm;                       ///< CSV: the column of the arm served
+  std::string reward;                    ///< CSV: the column of the 0/1 reward
+  std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (codes, sorted labels)
+  std::vector<std::string> arms;         ///< the allowed arm labels (empty = those seen, sorted)
 };
 
 struct RewardConfig {
@@ -125,6 +133,8 @@ struct MethodConfig {
   /// Sections this method does not read (other methods' sections; [estimator] for a method without one): refused
   /// in its job file and left out of its canonical dump. Empty for the bandit, which reads every section.
   std::vector<std::string> unused_sections;
+  /// The method reads contextual-bandit logs (data.arm, data.reward, ...) rather than (X, y): MethodDescription.
+  bool logged_data = false;
   bool uses(const std::string& section) const {
     for (const auto& s : unused_sections)
       if (s == section) return false;

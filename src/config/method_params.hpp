@@ -72,6 +72,9 @@ struct MethodDescription {
   std::function<std::unique_ptr<MethodParams>()> make_params;
   /// Does the method use [estimator]? When not, the section is refused and left out of the dump.
   bool uses_estimator = true;
+  /// Does the method read contextual-bandit logs (context, arm, reward: data.arm, data.reward, data.arms,
+  /// data.categorical, data.dgp = "cmab-hte") instead of (X, y)? Either kind of key is refused for the other kind.
+  bool logged_data = false;
 };
 using MethodCatalog = std::vector<MethodDescription>;
 

@@ -143,6 +143,7 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
         throw ConfigError(detail::concat(origin, ": section [", section, "] belongs to method \"", method.name,
                                          "\", but method.name = \"", config.name, "\""));
     }
+  config.logged_data = chosen.logged_data;
   if (!chosen.uses_estimator) {
     config.unused_sections.push_back("estimator");
     if (root.contains("estimator"))
@@ -182,6 +183,9 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   JobConfig job;
   read_method(root, origin, methods, job.method, overridden);
   read_section(root, "data", origin, job.data, overridden);
+  // A method of bandit logs simulates a log unless told otherwise (data.dgp's default is an (X, y) design).
+  const toml::table* data_table = root["data"].as_table();
+  if (job.method.logged_data && (data_table == nullptr || !data_table->contains("dgp"))) job.data.dgp = Dgp::CmabHte;
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
   read_section(root, "reward", origin, job.reward, overridden);
   read_section(root, "bandit", origin, job.bandit, overridden);
@@ -203,10 +207,40 @@ JobConfig load_job(const MethodCatalog& methods, const std::string& path, const 
   return parse_job(methods, text.str(), path, overrides);
 }
 
+namespace {
+/// The keys of contextual-bandit logs against the method's kind (MethodDescription::logged_data).
+void validate_logged_data_keys(const JobConfig& job) {
+  const DataConfig& data = job.data;
+  const std::string method = "method.name = \"" + job.method.name + "\"";
+  if (job.method.logged_data) {
+    if (!data.target.empty())
+      throw ConfigError("data.target = \"" + data.target + "\" does not apply to " + method +
+                        ", which reads bandit logs: name data.arm and data.reward");
+    if (data.source == SourceKind::Csv && (data.arm.empty() || data.reward.empty()))
+      throw ConfigError(std::string("data.") + (data.arm.empty() ? "arm" : "reward") +
+                        " is required when data.source = \"csv\" for " + method);
+    if (data.source == SourceKind::Simulate && data.dgp != Dgp::CmabHte)
+      throw ConfigError("data.dgp = \"" + std::string(name_of(data.dgp)) + "\" simulates (X, y), but " + method +
+                        " reads bandit logs: use data.dgp = \"cmab-hte\" or a CSV/HDF5 log");
+    return;
+  }
+  const std::pair<const char*, bool> logged_keys[] = {{"arm", !data.arm.empty()},
+                                                      {"reward", !data.reward.empty()},
+                                                      {"categorical", !data.categorical.empty()},
+                                                      {"arms", !data.arms.empty()}};
+  for (const auto& [key, given] : logged_keys)
+    if (given)
+      throw ConfigError(std::string("data.") + key + " is for bandit logs (method cmab-scores), not " + method);
+  if (data.source == SourceKind::Simulate && data.dgp == Dgp::CmabHte)
+    throw ConfigError("data.dgp = \"cmab-hte\" simulates bandit logs (method cmab-scores), not (X, y) for " + method);
+}
+}  // namespace
+
 void validate(const JobConfig& job) {
   if (job.data.source != SourceKind::Simulate && job.data.path.empty())
     throw ConfigError("data.path is required when data.source = \"" + std::string(name_of(job.data.source)) + "\"");
-  if (job.data.source == SourceKind::Csv && job.data.target.empty())
+  validate_logged_data_keys(job);
+  if (job.data.source == SourceKind::Csv && job.data.target.empty() && !job.method.logged_data)
     throw ConfigError("data.target is required when data.source = \"csv\"");
   if (job.data.positive_label && job.data.task != Task::Binary)
     throw ConfigError("data.positive_label is only used with data.task = \"binary\"");

@@ -7,6 +7,7 @@
 #define BANDITFS_METHODS(X) \
   X(bandit)                 \
   X(first)                  \
+  X(cmab)                   \
   /* end of the list */
 
 namespace bfs {

@@ -46,6 +46,8 @@ struct MethodFact {
 struct MethodResult {
   // The run's facts (root attributes of result.h5; run.json).
   std::string method;
+  /// The group of the method's own datasets and facts when it is not the method's name (cmab-scores: "cmab").
+  std::string group;
   std::string version;
   std::string task = "regression";
   std::string data_origin;
@@ -78,6 +80,7 @@ struct MethodResult {
   std::string manifest_json;
 
   std::size_t num_features() const { return feature_names.size(); }
+  const std::string& own_group() const { return group.empty() ? method : group; }
   double timing(const std::string& name) const {
     for (const auto& [key, seconds] : timings)
       if (key == name) return seconds;

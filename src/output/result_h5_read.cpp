@@ -148,11 +148,14 @@ void read_new_layout(const Reader& in, MethodResult& r) {
     std::size_t rows = 0;
     r.trajectory = in.read_2d("trajectory", p, rows);
   }
-  if (!in.is_group(r.method)) in.fail(detail::concat("missing group /", r.method));
-  read_facts(in, r.method, "", {"feature_columns"}, r.facts);
-  read_own(in, r.method, {}, r);
-  if (in.has_attr("feature_columns", r.method.c_str())) {
-    const std::string columns = in.string_attr("feature_columns", r.method.c_str());
+  r.group = string_attr_or(in, "group");
+  if (r.group.find('/') != std::string::npos) in.fail("attribute group holds a '/'");
+  const std::string& group = r.own_group();
+  if (!in.is_group(group)) in.fail(detail::concat("missing group /", group));
+  read_facts(in, group, "", {"feature_columns"}, r.facts);
+  read_own(in, group, {}, r);
+  if (in.has_attr("feature_columns", group.c_str())) {
+    const std::string columns = in.string_attr("feature_columns", group.c_str());
     for (std::size_t start = 0; !columns.empty() && start <= columns.size();) {
       const auto end = std::min(columns.find(',', start), columns.size());
       r.feature_columns.push_back(columns.substr(start, end - start));
@@ -161,9 +164,9 @@ void read_new_layout(const Reader& in, MethodResult& r) {
   }
   for (const auto& name : r.feature_columns) {
     const MethodDataset* d = r.dataset(name);
-    if (d == nullptr) in.fail(detail::concat("missing dataset /", r.method, "/", name, " (a feature column)"));
+    if (d == nullptr) in.fail(detail::concat("missing dataset /", group, "/", name, " (a feature column)"));
     if (std::visit([](const auto& v) { return v.size(); }, d->values) != p || !d->shape.empty())
-      in.fail(detail::concat("/", r.method, "/", name, " must have one entry per feature name (", p, ")"));
+      in.fail(detail::concat("/", group, "/", name, " must have one entry per feature name (", p, ")"));
   }
 }
 

@@ -94,7 +94,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   if (r.metrics.known) write_1d(root, "truth", r.truth);
 
   {
-    Groups groups(root, r.method);
+    Groups groups(root, r.own_group());
     for (const MethodDataset& d : r.datasets) write_dataset(groups, d);
     for (const MethodFact& f : r.facts) write_fact(groups, f);
     std::string columns;
@@ -104,6 +104,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
 
   write_attr(root, "version", r.version);
   write_attr(root, "method", r.method);
+  if (!r.group.empty()) write_attr(root, "group", r.group);
   write_attr(root, "task", r.task);
   write_attr(root, "data_origin", r.data_origin);
   write_attr(root, "job", r.job_text);

@@ -46,6 +46,7 @@ std::vector<FeatureId> truth_of(Model model) {
     case Model::Friedman3:
     case Model::Liang:
     case Model::Linear:
+    case Model::CmabHte:  // paper 004 §3.1: x1..x5 change which arm wins (simulate/cmab_hte.hpp)
       break;
   }
   return {0, 1, 2, 3, 4};
@@ -68,6 +69,10 @@ std::string truth_text(const std::vector<FeatureId>& truth) {
 
 Model check_spec(const SimulateSpec& spec) {
   const Model model = parse_model(spec.dgp);
+  if (model == Model::CmabHte)
+    throw ConfigError(
+        "data.dgp = \"cmab-hte\" simulates contextual-bandit logs (method cmab-scores; banditfs "
+        "simulate cmab-hte), not an (X, y) data set");
   if (spec.n <= 0) throw ConfigError(detail::concat("data.n = ", spec.n, " must be positive"));
   const std::vector<FeatureId> truth = truth_of(model);
   const Index need = truth.back() + 1;
@@ -119,6 +124,7 @@ double first_mean_of(Model model, const float* x) {
     case Model::Friedman3:
     case Model::Liang:
     case Model::Linear:
+    case Model::CmabHte:
       break;
   }
   throw InternalError("first_mean_of: not a paper-002 design");
@@ -140,6 +146,7 @@ double mean_of(Model model, const float* x) {
     case Model::HeavyTailed:
     case Model::FriedmanMod:
     case Model::IshigamiClassic:
+    case Model::CmabHte:  // refused by check_spec
       break;
   }
   return 0.0;
@@ -157,6 +164,7 @@ double noise_variance_of(Model model) {
     case Model::HeavyTailed:
     case Model::FriedmanMod:
     case Model::IshigamiClassic:
+    case Model::CmabHte:
       break;
   }
   return 1.0;
@@ -199,6 +207,8 @@ void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
     case Model::IshigamiClassic:  // paper 002 §3.3
       for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(2.0 * kPi * rng.uniform() - kPi);
       break;
+    case Model::CmabHte:  // refused by check_spec
+      throw InternalError("draw_row: cmab-hte is not an (X, y) design");
   }
 }
 
@@ -269,7 +279,9 @@ class SimulatedSource final : public DataSource {
 }  // namespace
 
 std::vector<std::string> dgp_names() {
-  return enum_names<Dgp>();
+  std::vector<std::string> names = enum_names<Dgp>();
+  std::erase(names, std::string(name_of(Dgp::CmabHte)));  // a log of (context, arm, reward), not (X, y)
+  return names;
 }
 
 std::vector<FeatureId> dgp_truth(const std::string& dgp) {

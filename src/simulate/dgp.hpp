@@ -50,7 +50,8 @@ struct SimulateSpec {
   double rho = 0.0;     ///< copula correlation, Σ_jk = ρ^|j−k|, in [0, 1); only where dgp_uses_rho (else 0)
 };
 
-/// Names of the known DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last.
+/// Names of the known (X, y) DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last;
+/// not cmab-hte, which simulates contextual-bandit logs (simulate/cmab_hte.hpp).
 std::vector<std::string> dgp_names();
 /// The truly relevant features of a DGP, 0-based (x1 = 0), ascending. Throws ConfigError for an unknown DGP.
 std::vector<FeatureId> dgp_truth(const std::string& dgp);

@@ -12,7 +12,7 @@ first_job() {  # first_job [METHOD-LINES] [DATA-LINES]
   printf '[method]\nname = "first"\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 40\np = 6\n%s\n' "${1:-}" "${2:-}"
 }
 
-expect_error unknown_method 'method.name = "nope" is not one of "bandit", "first"' \
+expect_error unknown_method 'method.name = "nope" is not one of "bandit", "first", "cmab-scores"' \
   -- run_job unknown_method "$(printf '[method]\nname = "nope"\n')"
 expect_error bandit_section_in_first 'section [bandit] belongs to method "bandit", but method.name = "first"' \
   -- run_job bandit_section_in_first "$(first_job)$(printf '\n[bandit]\niterations = 5\n')"

@@ -45,6 +45,10 @@ void visit(DataConfig& c, V& v) {
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
   v("positive_label", c.positive_label,
     text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
+  v("arm", c.arm, text("bandit logs, CSV: the column of the arm served (method cmab-scores)"));
+  v("reward", c.reward, text("bandit logs, CSV: the column of the 0/1 reward (method cmab-scores)"));
+  v("categorical", c.categorical, text("bandit logs, CSV: numeric feature columns to treat as categorical"));
+  v("arms", c.arms, text("bandit logs: the allowed arm labels (empty = those seen, sorted)"));
 }
 
 template <class V>

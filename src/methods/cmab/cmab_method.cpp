@@ -1,0 +1,259 @@
+// HIE/HDD feature scores of contextual-bandit logs as a method (paper 004 §2, eq. 1; issue 15): every feature is
+// binned, its (bin, arm, reward) cells counted and scored independently, so the features are the Executor's tasks.
+// Features go in waves of kWaveColumns per rank: each rank reads only its share of a wave's columns (Executor::block,
+// the partition map uses), so a rank holds at most rows × kWaveColumns values of X, never all of it. A task's
+// doubles are its scores, its bins and edges and its cells (counts below 2^53, exact as doubles); results come back
+// in feature order on every rank, so result.h5 does not depend on the rank or thread count.
+//
+// Own datasets (group /cmab): hie, hdd, kl, ed, chi, mi [p]; bins [p] (bins used, the NaN bin included when it
+// holds rows); bin_edges [p, W + 1] (NaN-padded; W = the widest feature's value bins, at least method.bins);
+// cells int64 [p, W + 1, k, 2] (rows with reward 0 / 1; slot W is the NaN bin); arm_labels [k].
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "data/logged_data.hpp"
+#include "engine/coordinator_state.hpp"  // truth_metrics
+#include "methods/cmab/binning.hpp"
+#include "methods/cmab/cell_counts.hpp"
+#include "methods/cmab/cmab_params.hpp"
+#include "methods/cmab/scores.hpp"
+#include "methods/method.hpp"
+#include "simulate/cmab_hte.hpp"
+
+namespace bfs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr Index kWaveColumns = 64;      // columns a rank reads at once: the HDF5 chunk width of a log's /X
+constexpr std::size_t kScoreCount = 6;  // hie, hdd, kl, ed, chi, mi: the head of a task's doubles
+const char* const kScoreNames[kScoreCount] = {"hie", "hdd", "kl", "ed", "chi", "mi"};
+
+/// The parameters as enums, parsed once (the keys are checked strings).
+struct Settings {
+  int bins = 10;
+  cmab::Missing missing = cmab::Missing::Bin;
+  cmab::HieReference reference = cmab::HieReference::InBin;
+  int control_arm = 0;
+};
+
+std::unique_ptr<LoggedSource> open_source(const DataConfig& data, std::uint64_t run_seed) {
+  switch (data.source) {
+    case SourceKind::Csv:
+      return open_logged_csv(data.path,
+                             LoggedCsvSpec{data.arm, data.reward, data.features, data.categorical, data.arms});
+    case SourceKind::Hdf5:
+      return open_logged_hdf5(data.path, data.arms);
+    case SourceKind::Simulate:
+      break;
+  }
+  return simulate_cmab_hte(static_cast<Index>(data.n), static_cast<Index>(data.p),
+                           data.seed != 0 ? data.seed : run_seed);
+}
+
+Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header) {
+  Settings s;
+  s.bins = params.bins;
+  s.missing = params.missing == "error" ? cmab::Missing::Error : cmab::Missing::Bin;
+  s.reference = params.hie_reference == "global" ? cmab::HieReference::Global : cmab::HieReference::InBin;
+  if (!params.control_arm.empty()) {
+    const auto& labels = header.arm_labels;
+    const auto it = std::find(labels.begin(), labels.end(), params.control_arm);
+    if (it == labels.end()) {
+      std::string known;
+      for (const auto& label : labels) known += (known.empty() ? "\"" : ", \"") + label + "\"";
+      throw ConfigError("method.control_arm = \"" + params.control_arm + "\" is not an arm of " + header.origin +
+                        " (arms: " + known + ")");
+    }
+    s.control_arm = static_cast<int>(it - labels.begin());
+  }
+  if (params.select_top > header.cols)
+    throw ConfigError("method.select_top = " + std::to_string(params.select_top) + " is more than the " +
+                      std::to_string(header.cols) + " features of " + header.origin);
+  return s;
+}
+
+/// One feature's task result: scores, value bins, has-NaN, the edge count and edges, then the cells.
+std::vector<double> score_column(std::span<const float> column, bool categorical, const std::string& name,
+                                 const LoggedHeader& header, const Settings& s) {
+  const cmab::FeatureBins bins = cmab::bin_feature(column, categorical, s.bins, s.missing, name);
+  const int arms = static_cast<int>(header.arm_labels.size());
+  const cmab::CellCounts cells = cmab::count_cells(bins, header.arm, arms, header.reward);
+  const cmab::FeatureScores f = cmab::score_feature(cells, s.reference, s.control_arm);
+  std::vector<double> out = {f.hie,
+                             f.hdd,
+                             f.kl,
+                             f.ed,
+                             f.chi,
+                             f.mi,
+                             static_cast<double>(bins.value_bins),
+                             bins.has_missing ? 1.0 : 0.0,
+                             static_cast<double>(bins.edges.size())};
+  out.insert(out.end(), bins.edges.begin(), bins.edges.end());
+  for (const std::int64_t c : cells.count) out.push_back(static_cast<double>(c));
+  return out;
+}
+
+/// Every feature's task result, in feature order, on every rank.
+std::vector<std::vector<double>> score_all(const MethodRun& run, const LoggedSource& source, const Settings& s) {
+  const LoggedHeader& header = source.header();
+  const auto rows = static_cast<std::size_t>(header.rows);
+  const Index p = header.cols;
+  const Index wave = kWaveColumns * run.comm.size();
+  std::vector<std::vector<double>> all;
+  all.reserve(static_cast<std::size_t>(p));
+  for (Index first = 0; first < p; first += wave) {
+    const auto count = static_cast<std::size_t>(std::min(wave, p - first));
+    const auto [begin, end] = run.executor.block(count);
+    const std::vector<float> mine = source.columns(first + static_cast<Index>(begin), static_cast<Index>(end - begin));
+    auto task = [&, begin = begin](std::size_t index) {
+      const auto feature = static_cast<std::size_t>(first) + index;
+      const std::span<const float> column(mine.data() + (index - begin) * rows, rows);
+      return score_column(column, header.categorical[feature] != 0, header.feature_names[feature], header, s);
+    };
+    for (auto& result : run.executor.map(count, task)) all.push_back(std::move(result));
+    if (run.on_round && run.comm.rank() == 0) {
+      RoundReport report;
+      report.round = static_cast<std::int32_t>(all.size());
+      report.total_rounds = static_cast<std::int32_t>(p);
+      report.metric = "scored";  // the fraction of the features scored
+      report.test_score = static_cast<double>(all.size()) / static_cast<double>(p);
+      report.arm_size = count;
+      run.on_round(report);
+    }
+  }
+  return all;
+}
+
+/// The /cmab datasets from the task results; fills importance (eq. 1) too.
+void add_datasets(const std::vector<std::vector<double>>& scored, const LoggedHeader& header,
+                  const cmab::CmabParams& params, MethodResult& r) {
+  const std::size_t p = scored.size();
+  const std::size_t arms = header.arm_labels.size();
+  std::vector<std::vector<double>> score(kScoreCount, std::vector<double>(p));
+  std::vector<std::int32_t> bins_used(p);
+  std::size_t width = static_cast<std::size_t>(params.bins);
+  for (std::size_t j = 0; j < p; ++j) width = std::max(width, static_cast<std::size_t>(scored[j][6]));
+  std::vector<double> edges(p * (width + 1), std::numeric_limits<double>::quiet_NaN());
+  std::vector<std::int64_t> cells(p * (width + 1) * arms * 2, 0);
+  for (std::size_t j = 0; j < p; ++j) {
+    const std::vector<double>& t = scored[j];
+    for (std::size_t k = 0; k < kScoreCount; ++k) score[k][j] = t[k];
+    const auto value_bins = static_cast<std::size_t>(t[6]);
+    const bool has_missing = t[7] != 0.0;
+    const auto edge_count = static_cast<std::size_t>(t[8]);
+    bins_used[j] = static_cast<std::int32_t>(value_bins + (has_missing ? 1 : 0));
+    std::copy_n(t.begin() + 9, edge_count, edges.begin() + static_cast<std::ptrdiff_t>(j * (width + 1)));
+    const double* counts = t.data() + 9 + edge_count;  // [value_bins + 1][arms][2], the last bin = NaN
+    for (std::size_t b = 0; b <= value_bins; ++b) {
+      const std::size_t slot = b == value_bins ? width : b;
+      for (std::size_t c = 0; c < arms * 2; ++c)
+        cells[((j * (width + 1) + slot) * arms * 2) + c] = static_cast<std::int64_t>(counts[b * arms * 2 + c]);
+    }
+  }
+  r.importance = cmab::combine(score[0], score[1], params.alpha_hie, params.alpha_hdd);
+  for (std::size_t k = 0; k < kScoreCount; ++k) r.datasets.push_back({kScoreNames[k], score[k], {}});
+  r.datasets.push_back({"bins", bins_used, {}});
+  r.datasets.push_back({"bin_edges", edges, {p, width + 1}});
+  r.datasets.push_back({"cells", cells, {p, width + 1, arms, 2}});
+  r.datasets.push_back({"arm_labels", header.arm_labels, {}});
+  r.feature_columns = {"hie", "hdd", "kl", "ed", "chi", "mi", "bins"};
+}
+
+/// With a known truth: precision of the top |truth| by the combined score, and whether the truth leads.
+void add_truth_facts(MethodResult& r) {
+  if (r.truth.empty()) return;
+  const std::size_t t = r.truth.size();
+  std::size_t hits = 0;
+  for (std::size_t j = 0; j < r.rank.size(); ++j)
+    if (static_cast<std::size_t>(r.rank[j]) <= t &&
+        std::binary_search(r.truth.begin(), r.truth.end(), static_cast<FeatureId>(j)))
+      ++hits;
+  r.facts.push_back({"precision_at_truth", static_cast<double>(hits) / static_cast<double>(t)});
+  r.facts.push_back({"truth_leads", std::int64_t{hits == t ? 1 : 0}});
+}
+
+MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const cmab::CmabParams& params,
+                         const Settings& s, const std::vector<std::vector<double>>& scored) {
+  MethodResult r;
+  r.method = "cmab-scores";
+  r.group = "cmab";
+  r.task = "bandit-log";
+  r.data_origin = header.origin;
+  r.job_text = run.job_text;
+  r.seed = run.context.seed;
+  r.ranks = run.comm.size();
+  r.threads = run.executor.threads();
+  r.iterations = static_cast<std::int32_t>(header.cols);
+  r.stop_reason = "every feature scored";
+  r.importance_meaning = "combined";
+  r.feature_names = header.feature_names;
+  add_datasets(scored, header, params, r);
+  rank_by_importance(r);
+  const std::vector<FeatureId> order = importance_order(r.importance);
+  r.selected.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(params.select_top));
+  std::sort(r.selected.begin(), r.selected.end());
+  if (header.has_truth) {
+    r.truth = header.truth;
+    r.metrics = truth_metrics(r.selected, r.truth);
+    add_truth_facts(r);
+  }
+  r.facts.push_back({"n", static_cast<std::int64_t>(header.rows)});
+  r.facts.push_back({"arms", static_cast<std::int64_t>(header.arm_labels.size())});
+  r.facts.push_back({"control_arm", header.arm_labels[static_cast<std::size_t>(s.control_arm)]});
+  r.facts.push_back({"bins", std::int64_t{params.bins}});
+  r.facts.push_back({"missing", params.missing});
+  r.facts.push_back({"hie_reference", params.hie_reference});
+  r.facts.push_back({"alpha_hie", params.alpha_hie});
+  r.facts.push_back({"alpha_hdd", params.alpha_hdd});
+  return r;
+}
+
+class CmabScoresMethod final : public Method {
+ public:
+  MethodDescription describe() const override {
+    MethodDescription description;
+    description.name = "cmab-scores";
+    description.make_params = [] { return std::make_unique<cmab::CmabParams>(); };
+    description.uses_estimator = false;
+    description.logged_data = true;
+    return description;
+  }
+
+  void validate(const JobConfig& job) const override {
+    const auto* params = job.method.params.as<cmab::CmabParams>();
+    if (params == nullptr)
+      throw ConfigError("method.name = \"cmab-scores\" without its parameters (parse the job with methods::catalog())");
+    if (params->alpha_hie == 0.0 && params->alpha_hdd == 0.0)
+      throw ConfigError(
+          "method.alpha_hie = method.alpha_hdd = 0: the combined score (eq. 1) would be 0 for every "
+          "feature; give one of them a positive weight");
+    if (job.data.periods != 1)
+      throw ConfigError("data.periods = " + std::to_string(job.data.periods) + ": cmab-scores reads one log");
+    if (job.data.noise_features != 0)
+      throw ConfigError("data.noise_features = " + std::to_string(job.data.noise_features) +
+                        " does not apply to cmab-scores (simulate cmab-hte takes data.p)");
+  }
+
+  std::optional<MethodResult> run(const MethodRun& run) const override {
+    const auto start = Clock::now();
+    const auto& params = *run.job.method.params.as<cmab::CmabParams>();
+    const std::unique_ptr<LoggedSource> source = open_source(run.job.data, run.context.seed);
+    const Settings settings = settings_of(params, source->header());
+    const std::vector<std::vector<double>> scored = score_all(run, *source, settings);
+    if (run.comm.rank() != 0) return std::nullopt;
+    MethodResult result = make_result(run, source->header(), params, settings, scored);
+    result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_cmab_method() {
+  return std::make_unique<CmabScoresMethod>();
+}
+
+}  // namespace bfs
