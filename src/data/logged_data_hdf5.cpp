@@ -1,8 +1,9 @@
 // HDF5 contextual-bandit logs (issue 15 "Logged data"; the layout is in logged_data.hpp). The header (arms, rewards,
 // names, flags) is read and checked at open; X is read one column block at a time, in row strips, so memory holds
-// the block and one strip, never all of X. The writer streams blocks of 64 columns the same way. HDF5 calls hold one
-// mutex (the serial library is not thread-safe) and HDF5's own error printing is off: every failure is an
-// InputError naming the file, the dataset and, for a bad value, the row.
+// the block and one strip, never all of X. The writer streams blocks of 64 columns the same way. HDF5 calls hold
+// detail::hdf5_mutex() (the serial library is not thread-safe; the panel reader in hdf5_io.cpp holds the same one) and
+// HDF5's own error printing is off: every failure is an InputError naming the file, the dataset and, for a bad value,
+// the row. The hardened reading helpers are shared with hdf5_io.cpp (detail/h5_read.hpp).
 #include <hdf5.h>
 
 #include <algorithm>
@@ -15,30 +16,35 @@
 #include "data/csv_lines.hpp"
 #include "data/dataset.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_read.hpp"
 #include "data/detail/h5_write.hpp"
 #include "data/logged_data.hpp"
 #include "data/logged_data_detail.hpp"
-#include "data/logged_data_h5read.hpp"
 
 namespace bfs {
 
 namespace {
 
+using Handle = detail::H5Handle;
+
+using detail::Count;
 using detail::h5_check;
 using detail::h5_checked;
+using detail::h5_dims_of;
+using detail::h5_has_dataset;
+using detail::h5_open_dataset;
+using detail::h5_open_file;
+using detail::h5_read_1d;
+using detail::h5_read_strings;
 using detail::h5_write_1d;
-using detail::logged_h5::Handle;
 
 /// The issue's chunk shape: 65 536 rows × 64 columns (a block of 64 columns is whole chunks).
 constexpr hsize_t kChunkRows = 65536;
 constexpr hsize_t kChunkCols = 64;
 /// A read strip holds at most this many values (16 MiB of floats) besides the block itself.
 constexpr hsize_t kStripValues = hsize_t{1} << 22;
-
-std::recursive_mutex& logged_hdf5_mutex() {
-  static std::recursive_mutex m;
-  return m;
-}
+/// /category_labels is bounded before it is read: 2^40 labels is far beyond any real log.
+constexpr hsize_t kMostCategoryLabels = hsize_t{1} << 40;
 
 /// Rows of /X read or written at once: a chunk's rows when /X is chunked, bounded by kStripValues.
 hsize_t strip_rows(hid_t x, hsize_t count) {
@@ -75,11 +81,11 @@ std::vector<float> Hdf5LoggedSource::columns(Index first, Index count) const {
   std::vector<float> out(rows * static_cast<hsize_t>(count));
   if (count == 0) return out;
   {
-    std::lock_guard lock(logged_hdf5_mutex());
+    std::lock_guard lock(detail::hdf5_mutex());
     detail::silence_hdf5_errors();
-    Handle file = detail::logged_h5::open_file(path_);
-    Handle x = detail::logged_h5::open_dataset(file.get(), "X", path_);
-    const auto dims = detail::logged_h5::dims_of(x.get(), "X", path_);
+    Handle file = h5_open_file(path_);
+    Handle x = h5_open_dataset(file.get(), "X", path_);
+    const auto dims = h5_dims_of(x.get(), "X", path_);
     if (dims.size() != 2 || dims[0] != rows || dims[1] != static_cast<hsize_t>(header_.cols))
       throw InputError(detail::concat(path_, ": /X changed shape since the file was opened"));
     Handle space = h5_checked(H5Dget_space(x.get()), H5Sclose, path_, "get the dataspace of /X");
@@ -102,28 +108,28 @@ std::vector<float> Hdf5LoggedSource::columns(Index first, Index count) const {
 
 /// /categorical, /category_labels and /category_offsets (all optional).
 void read_categories(hid_t f, const std::string& path, LoggedHeader& h) {
-  namespace h5 = detail::logged_h5;
   const auto cols = static_cast<hsize_t>(h.cols);
   h.categorical.assign(cols, 0);
   h.category_labels.assign(cols, {});
-  if (h5::has_dataset(f, "categorical")) {
-    const auto flags = h5::read_1d<std::int32_t>(f, "categorical", H5T_NATIVE_INT32, path, cols, true,
-                                                 detail::concat("/X has ", cols, " columns"));
+  if (h5_has_dataset(f, "categorical")) {
+    const auto flags = h5_read_1d<std::int32_t>(f, "categorical", H5T_NATIVE_INT32, path, Count::exactly, cols,
+                                                detail::concat("/X has ", cols, " columns"));
     for (hsize_t j = 0; j < cols; ++j) {
       if (flags[j] != 0 && flags[j] != 1)
         throw InputError(detail::concat(path, ": /categorical[", j, "] is ", flags[j], ", not 0 or 1"));
       h.categorical[j] = static_cast<std::uint8_t>(flags[j]);
     }
   }
-  const bool has_labels = h5::has_dataset(f, "category_labels"), has_offsets = h5::has_dataset(f, "category_offsets");
+  const bool has_labels = h5_has_dataset(f, "category_labels"), has_offsets = h5_has_dataset(f, "category_offsets");
   if (has_labels != has_offsets) {
     throw InputError(detail::concat(path, ": /", has_labels ? "category_labels" : "category_offsets", " needs /",
                                     has_labels ? "category_offsets" : "category_labels", " beside it"));
   }
   if (!has_labels) return;
-  const auto labels = h5::read_strings(f, "category_labels", path, std::size_t{1} << 40);
-  const auto offsets = h5::read_1d<std::int64_t>(f, "category_offsets", H5T_NATIVE_INT64, path, cols + 1, true,
-                                                 detail::concat("/X has ", cols, " columns (plus one expected)"));
+  const auto labels = h5_read_strings(f, "category_labels", path, Count::at_most, kMostCategoryLabels,
+                                      "the most category labels a log may hold");
+  const auto offsets = h5_read_1d<std::int64_t>(f, "category_offsets", H5T_NATIVE_INT64, path, Count::exactly, cols + 1,
+                                                detail::concat("/X has ", cols, " columns (plus one expected)"));
   if (offsets[0] != 0 || offsets[cols] != static_cast<std::int64_t>(labels.size()))
     throw InputError(detail::concat(path, ": /category_offsets must run from 0 to ", labels.size(),
                                     " (the number of /category_labels)"));
@@ -139,11 +145,11 @@ void read_categories(hid_t f, const std::string& path, LoggedHeader& h) {
 
 /// /arm against /arm_labels (each code a label), the reward 0/1.
 void read_arms_and_rewards(hid_t f, const std::string& path, LoggedHeader& h) {
-  namespace h5 = detail::logged_h5;
   const auto rows = static_cast<hsize_t>(h.rows);
   const std::string row_count = detail::concat("/X has ", rows, " rows");
-  h.arm = h5::read_1d<std::int32_t>(f, "arm", H5T_NATIVE_INT32, path, rows, true, row_count);
-  h.arm_labels = h5::read_strings(f, "arm_labels", path, rows);  // every arm needs a row: more labels is corrupt
+  h.arm = h5_read_1d<std::int32_t>(f, "arm", H5T_NATIVE_INT32, path, Count::exactly, rows, row_count);
+  h.arm_labels = h5_read_strings(f, "arm_labels", path, Count::at_most, rows,  // more labels than rows is corrupt
+                                 "every arm needs a row of /X");
   const auto k = static_cast<std::int32_t>(h.arm_labels.size());
   std::unordered_set<std::string> distinct;
   for (const auto& label : h.arm_labels) {
@@ -156,7 +162,7 @@ void read_arms_and_rewards(hid_t f, const std::string& path, LoggedHeader& h) {
                                       " labels: codes 0 to ", k - 1, ")"));
     }
   }
-  const auto reward = h5::read_1d<double>(f, "reward", H5T_NATIVE_DOUBLE, path, rows, true, row_count);
+  const auto reward = h5_read_1d<double>(f, "reward", H5T_NATIVE_DOUBLE, path, Count::exactly, rows, row_count);
   h.reward.resize(rows);
   for (hsize_t i = 0; i < rows; ++i) {
     if (std::isnan(reward[i])) throw InputError(detail::concat(path, ": /reward row ", i, " is missing (NaN)"));
@@ -200,17 +206,16 @@ void reorder_arms(const std::string& path, const std::vector<std::string>& arms,
 }
 
 LoggedHeader read_header(const std::string& path, const std::vector<std::string>& arms) {
-  namespace h5 = detail::logged_h5;
-  Handle file = h5::open_file(path);
+  Handle file = h5_open_file(path);
   const hid_t f = file.get();
   LoggedHeader h;
   h.origin = path;
   {
-    Handle x = h5::open_dataset(f, "X", path);
-    const auto dims = h5::dims_of(x.get(), "X", path);
+    Handle x = h5_open_dataset(f, "X", path);
+    const auto dims = h5_dims_of(x.get(), "X", path);
     if (dims.size() != 2)
       throw InputError(detail::concat(path, ": /X must be 2-D but has ", dims.size(), " dimensions"));
-    h5::require_numeric(H5Dget_type(x.get()), "X", path, false);
+    detail::h5_require_numeric(H5Dget_type(x.get()), "X", path, false);
     if (dims[0] > (hsize_t{1} << 40) || dims[1] > (hsize_t{1} << 31))
       throw InputError(detail::concat(path, ": /X has an impossible shape ", dims[0], " x ", dims[1]));
     h.rows = static_cast<Index>(dims[0]);
@@ -218,25 +223,23 @@ LoggedHeader read_header(const std::string& path, const std::vector<std::string>
   }
   if (h.cols == 0) throw InputError(detail::concat(path, ": p = 0 (/X has no feature columns)"));
   if (h.rows < 2) throw InputError(detail::concat(path, ": n = ", h.rows, " rows in /X; a log needs at least 2"));
-  h5::check_fits_in_memory(path, "arm", static_cast<double>(h.rows), 13.0);  // arm, reward as read and as kept
+  detail::h5_check_fits_in_memory(path, "arm", static_cast<hsize_t>(h.rows), 13.0);  // arm, reward as read and as kept
   const auto cols = static_cast<hsize_t>(h.cols);
-  if (h5::has_dataset(f, "feature_names")) {
-    h.feature_names = h5::read_strings(f, "feature_names", path, cols);
-    if (h.feature_names.size() != cols)
-      throw InputError(detail::concat(path, ": /feature_names has ", h.feature_names.size(), " entries but /X has ",
-                                      cols, " columns"));
+  if (h5_has_dataset(f, "feature_names")) {
+    h.feature_names =
+        h5_read_strings(f, "feature_names", path, Count::exactly, cols, detail::concat("/X has ", cols, " columns"));
   } else {
     h.feature_names = default_feature_names(h.cols);
   }
   read_arms_and_rewards(f, path, h);
   read_categories(f, path, h);
-  if (h5::has_dataset(f, "truth")) {
-    const auto truth = h5::read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, cols, false,
-                                                 detail::concat("/X has only ", cols, " columns"));
+  if (h5_has_dataset(f, "truth")) {
+    const auto truth = h5_read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, Count::at_most, cols,
+                                                "at most one per column of /X");
     h.truth.assign(truth.begin(), truth.end());
     h.has_truth = true;
   }
-  const auto correlational = h5::read_int_attribute(f, "correlational", path, cols);
+  const auto correlational = detail::h5_read_int_attribute(f, "correlational", path, cols);
   h.correlational.assign(correlational.begin(), correlational.end());
   reorder_arms(path, arms, h);
   check_logged_header(h);
@@ -321,14 +324,14 @@ void write_file(const std::string& tmp, const std::string& path, const LoggedSou
 }  // namespace
 
 std::unique_ptr<LoggedSource> open_logged_hdf5(const std::string& path, const std::vector<std::string>& arms) {
-  std::lock_guard lock(logged_hdf5_mutex());
+  std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
   LoggedHeader header = read_header(path, arms);
   return std::make_unique<Hdf5LoggedSource>(path, std::move(header));
 }
 
 void write_logged_hdf5(const std::string& path, const LoggedSource& source) {
-  std::lock_guard lock(logged_hdf5_mutex());
+  std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
   detail::write_staged(path, [&](const std::string& tmp) { write_file(tmp, path, source); });
 }

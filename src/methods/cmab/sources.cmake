@@ -1,1 +1,1 @@
-set(BANDITFS_METHOD_SOURCES binning.cpp cell_counts.cpp scores.cpp cmab_method.cpp)
+set(BANDITFS_METHOD_SOURCES binning.cpp cell_counts.cpp scores.cpp cmab_scores.cpp)

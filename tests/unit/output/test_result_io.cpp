@@ -184,6 +184,23 @@ BOOST_AUTO_TEST_CASE(result_h5_without_trajectory_or_own_data) {
   BOOST_TEST(H5Lexists(file.get(), "first", H5P_DEFAULT) > 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_method_may_name_its_group_shorter) {
+  TempDir tmp;
+  MethodResult r = make_method_result(4, 0, false);
+  r.method = "cmab-scores";
+  r.group = "cmab";
+  write_result_h5(r, tmp / "group.h5");
+  const auto bytes = dataset_bytes(tmp / "group.h5");
+  BOOST_TEST(bytes.count("cmab/alpha") == 1u);
+  BOOST_TEST(bytes.count("cmab-scores/alpha") == 0u);
+  const MethodResult back = read_result_h5(tmp / "group.h5");
+  BOOST_TEST(back.group == "cmab");
+  check_equal(r, back);
+  MethodResult plain = make_method_result(4, 0, false);
+  write_result_h5(plain, tmp / "plain.h5");
+  BOOST_TEST(read_result_h5(tmp / "plain.h5").own_group() == plain.method);  // no attribute: the method's name
+}
+
 BOOST_AUTO_TEST_CASE(method_result_h5_datasets_are_byte_identical_for_identical_results) {
   TempDir tmp;
   const MethodResult r = make_method_result(40, 30, true);
