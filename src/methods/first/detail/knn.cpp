@@ -108,24 +108,33 @@ double kd_tree(const Columns& x, std::span<const double> y, std::span<const std:
     for (std::size_t r = 0; r < cloud.n; ++r) cloud.values[r * cloud.dim + d] = column[r];
   }
   const KdTree tree(static_cast<int>(cloud.dim), cloud, nanoflann::KDTreeSingleIndexAdaptorParams(10));
-  std::vector<std::size_t> nearest(inner), rows;
-  std::vector<double> nearest_sq(inner), distance;
+  std::vector<std::size_t> nearest(inner + 1), rows;
+  std::vector<double> nearest_sq(inner + 1), distance;
   std::vector<std::pair<std::size_t, double>> matches;
   const nanoflann::SearchParams unsorted(32, 0.0f, false);
   Scratch scratch;
   double total = 0.0;
   for (const std::size_t m : outer) {
     const double* query = cloud.values.data() + m * cloud.dim;
-    // Any N_I rows bound the N_I-th smallest distance from above: take the tree's nearest, measured our way.
-    const std::size_t found = tree.knnSearch(query, inner, nearest.data(), nearest_sq.data());
+    // Any N_I rows bound the N_I-th smallest distance from above: take the tree's nearest, measured our way. The
+    // tree's N_I + 1-th nearest tells whether a radius search can find more.
+    const std::size_t found = tree.knnSearch(query, inner + 1, nearest.data(), nearest_sq.data());
+    const std::size_t kept = std::min(found, inner);
     double bound = 0.0;
-    for (std::size_t i = 0; i < found; ++i) bound = std::max(bound, squared_distance(x, u, nearest[i], m));
+    for (std::size_t i = 0; i < kept; ++i) bound = std::max(bound, squared_distance(x, u, nearest[i], m));
     // Every row at or below the bound, and a few beyond (the radius test is strict, rounding differs, and a square
     // root may tie rows whose squares differ in the last bit).
     const double reach = std::nextafter(bound * (1.0 + kRadiusSlack), std::numeric_limits<double>::infinity());
-    tree.radiusSearch(query, reach, matches, unsorted);
-    rows.resize(matches.size());
-    for (std::size_t i = 0; i < matches.size(); ++i) rows[i] = matches[i].first;
+    if (found == inner + 1 && nearest_sq[inner] > reach) {
+      // The N_I + 1-th nearest is beyond the reach, and so is every row the search did not return (the results
+      // are sorted, their squared distances summed as ours are): the first N_I are every row the radius search
+      // would keep. Continuous data takes this path for almost every row; ties take the radius search.
+      rows.assign(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(inner));
+    } else {
+      tree.radiusSearch(query, reach, matches, unsorted);
+      rows.resize(matches.size());
+      for (std::size_t i = 0; i < matches.size(); ++i) rows[i] = matches[i].first;
+    }
     std::sort(rows.begin(), rows.end());
     distance.resize(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) distance[i] = std::sqrt(squared_distance(x, u, rows[i], m));
