@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "data/logged_data.hpp"
+#include "raw_h5_file.hpp"
 #include "test_util.hpp"
 
 using namespace bfs;
@@ -89,39 +90,7 @@ std::unique_ptr<LoggedSource> small_log(Index rows, Index cols) {
   return make_logged_memory(std::move(h), std::move(x));
 }
 
-/// Writes arbitrary (possibly broken) logs.
-class RawLog {
- public:
-  explicit RawLog(const std::string& path) : file_(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) {
-    BOOST_REQUIRE(file_ >= 0);
-  }
-  ~RawLog() { H5Fclose(file_); }
-  template <class T>
-  void add(const char* name, std::vector<hsize_t> dims, const std::vector<T>& values, hid_t filetype, hid_t memtype) {
-    hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-    hid_t dset = H5Dcreate2(file_, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    BOOST_REQUIRE(dset >= 0);
-    if (!values.empty()) BOOST_REQUIRE(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
-    H5Dclose(dset);
-    H5Sclose(space);
-  }
-  void strings(const char* name, const std::vector<std::string>& values) {
-    std::vector<const char*> pointers;
-    for (const auto& s : values) pointers.push_back(s.c_str());
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    hsize_t n = values.size();
-    hid_t space = H5Screate_simple(1, &n, nullptr);
-    hid_t dset = H5Dcreate2(file_, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    BOOST_REQUIRE(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) >= 0);
-    H5Dclose(dset);
-    H5Sclose(space);
-    H5Tclose(type);
-  }
-
- private:
-  hid_t file_;
-};
+using RawLog = bfs::test::RawH5File;
 
 /// A raw log: X [rows, cols] row-major, /arm, /arm_labels, /reward; `skip` leaves one of them out.
 std::string raw_log(const TempDir& dir, const std::string& name, hsize_t rows, hsize_t cols, std::vector<float> x,
