@@ -1,0 +1,65 @@
+#pragma once
+// The keys of [method] name = "fuse" (paper 001, FUSE: Monte-Carlo tree search over feature subsets with RAVE;
+// issue 14). Defaults: §7.1's where the paper gives one (k = 5, b = 2), otherwise issue 14's picks from §7.1's
+// grids (q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4,−2,0,2}; c, c_l ∈ {0, 10², 10⁴}) — the paper names no grid
+// winner, a sweep on madelon-like folds is to confirm them (docs); 200 000 iterations. reward_subsample (|𝒱|, only
+// "aggressive" in §6.1), batch and select/top are ours (issue 14). widening_b ≥ 1: at most T_F children.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "config/method_params.hpp"
+
+namespace bfs::fuse {
+
+struct FuseParams final : MethodParams {
+  /// T: Monte-Carlo iterations (descents, each with one reward; Algorithm 1).
+  std::int64_t iterations = 200000;
+  /// k of the reward's k nearest neighbours (§6.1 eq. 10).
+  int k = 5;
+  /// "discrete" = progressive widening + UCB1-tuned (§5.1, eq. 5); "continuous" = eq. 9 over every action;
+  /// "rand" = RAND^R (§7.1: g-RAVE of uniform 20-feature subsets, no tree).
+  std::string heuristic = "discrete";
+  /// b of progressive widening: a node visited T_F times has ⌊T_F^{1/b}⌋ children (issue 14's reading of §5.1
+  /// with §7.1's b = 2: ⌊√T_F⌋).
+  double widening_b = 2.0;
+  /// q of the random phase (§6.2): stop at depth d with probability 1 − q^d.
+  double q = 0.999;
+  /// c_e: exploration strength of UCB1-tuned (eq. 5) and of eq. 9.
+  double c_e = 0.01;
+  /// c of eq. 9: α = c / (c + t_{F,f}), the weight of the RAVE term against μ̂_{F,f}.
+  double c = 100.0;
+  /// c_l of eq. 9 (and of the widening score, §5.3): β = c_l / (c_l + t_l), the weight of g-RAVE against ℓ-RAVE.
+  double c_l = 100.0;
+  /// |𝒱|: validation rows per reward, a fresh stratified subsample of the training rows each iteration (§6.1).
+  std::int64_t reward_subsample = 100;
+  /// B: descents per round, rewarded together (1 = the paper's sequential algorithm; part of the algorithm).
+  std::int64_t batch = 1;
+  /// Centre and scale each training column before the distances (§7.1: "centered and normalized").
+  bool standardize = true;
+  /// The selected set: "rave" = the top `top` of the g-RAVE ranking (FUSE^R), "path" = the most-visited path (FUSE).
+  std::string select = "rave";
+  /// How many g-RAVE-ranked features `select = "rave"` keeps (20, as Fig. 3).
+  std::int64_t top = 20;
+
+  void visit(KeyVisitor& v) override {
+    using namespace keyspec;
+    v("iterations", iterations, range(1, 1e12, "T: Monte-Carlo iterations (descents)"));
+    v("k", k, range(1, 1e6, "k nearest neighbours of the reward (eq. 10)"));
+    v("heuristic", heuristic,
+      one_of({"discrete", "continuous", "rand"}, "progressive widening + UCB1-tuned, eq. 9, or RAND^R"));
+    v("widening_b", widening_b, range(1, 1e3, "progressive widening: floor(T_F^(1/b)) children per node"));
+    v("q", q, KeySpec{0, 1, {}, "random phase: stop at depth d with probability 1 - q^d", true, true});
+    v("c_e", c_e, range(0, 1e12, "exploration strength of UCB1-tuned (eq. 5, eq. 9)"));
+    v("c", c, range(0, 1e12, "eq. 9: alpha = c/(c + t_Ff), the weight of the RAVE term"));
+    v("c_l", c_l, range(0, 1e12, "eq. 9: beta = c_l/(c_l + t_l), the weight of g-RAVE against l-RAVE"));
+    v("reward_subsample", reward_subsample, range(2, 1e9, "validation rows per reward (stratified, fresh each time)"));
+    v("batch", batch, range(1, 1e6, "descents per round (1 = the paper's sequential algorithm)"));
+    v("standardize", standardize, text("centre and scale each training column before the distances"));
+    v("select", select, one_of({"rave", "path"}, "selected set: g-RAVE top `top` (FUSE^R) or most-visited path"));
+    v("top", top, range(1, 1e9, "features kept by select = \"rave\""));
+  }
+  std::unique_ptr<MethodParams> clone() const override { return std::make_unique<FuseParams>(*this); }
+};
+
+}  // namespace bfs::fuse
