@@ -4,17 +4,19 @@
 # (build-fuzz/fuzz/corpus/<harness>) into which its seed corpus (tests/fuzz/corpus/<harness>) and regression inputs
 # (tests/fuzz/regressions/<harness>) are copied first; the files in tests/ are never written.
 #
-#   scripts/fuzz.sh SECONDS [HARNESS...]     harnesses: job csv gkx_csv hdf5 (default: all four)
+#   scripts/fuzz.sh SECONDS [HARNESS...]     harnesses: job csv gkx_csv hdf5 logged_csv logged_hdf5 (default: all)
 #
 # Prints the executions of each harness (libFuzzer's -print_final_stats) and appends them to
 # build-fuzz/fuzz/executions.tsv, whose per-harness totals it prints at the end. A crash (a finding) is saved as
 # build-fuzz/fuzz/artifacts/<harness>/crash-* (or leak-*, timeout-*, oom-*), with the log in build-fuzz/fuzz/logs/;
 # the other harnesses still run and the script exits 1. Replay one input: build-fuzz/tests/fuzz/fuzz_<harness> FILE.
-# Environment: BANDITFS_FUZZ_JOBS (build parallelism, default 1).
+# Environment: BANDITFS_FUZZ_JOBS (build parallelism, default 1); BANDITFS_FUZZ_BUILD (the build directory instead
+# of build-fuzz/, e.g. for a second session beside a running one).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build-fuzz"
-all=(job csv gkx_csv hdf5)
+build="${BANDITFS_FUZZ_BUILD:-$root/build-fuzz}"
+[[ "$build" == /* ]] || build="$PWD/$build"
+all=(job csv gkx_csv hdf5 logged_csv logged_hdf5)
 
 if [[ $# -lt 1 || ! "$1" =~ ^[0-9]+$ || "$1" -lt 1 ]]; then
   echo "usage: scripts/fuzz.sh SECONDS [HARNESS...]   (harnesses: ${all[*]})" >&2
@@ -61,7 +63,8 @@ for h in "${harnesses[@]}"; do
     job) options=(-max_len=4096 -dict="$root/tests/fuzz/job.dict" -timeout=10) ;;
     csv) options=(-max_len=4096 -dict="$root/tests/fuzz/csv.dict" -timeout=10) ;;
     gkx_csv) options=(-max_len=8192 -dict="$root/tests/fuzz/gkx_csv.dict" -timeout=10) ;;
-    hdf5)
+    logged_csv) options=(-max_len=4096 -dict="$root/tests/fuzz/logged_csv.dict" -timeout=10) ;;
+    hdf5 | logged_hdf5)
       # libhdf5 1.10.8 itself crashes and hangs on some corrupt files (docs/fuzzing.md, "Inside libhdf5"): in fork
       # mode the fuzzing goes on past them, each saved as an artifact and triaged below. Leaks are not checked per
       # input (libhdf5's own on corrupt files, and its free lists made every input a suspect); our HDF5 handles are

@@ -135,6 +135,8 @@ struct MethodConfig {
   std::vector<std::string> unused_sections;
   /// The method reads contextual-bandit logs (data.arm, data.reward, ...) rather than (X, y): MethodDescription.
   bool logged_data = false;
+  /// The method takes binary targets only (MethodDescription): data.task defaults to "binary".
+  bool binary_only = false;
   bool uses(const std::string& section) const {
     for (const auto& s : unused_sections)
       if (s == section) return false;

@@ -75,6 +75,8 @@ struct MethodDescription {
   /// Does the method read contextual-bandit logs (context, arm, reward: data.arm, data.reward, data.arms,
   /// data.categorical, data.dgp = "cmab-hte") instead of (X, y)? Either kind of key is refused for the other kind.
   bool logged_data = false;
+  /// Is the method for binary targets only (FUSE: its reward is an AUC)? Then data.task defaults to "binary".
+  bool binary_only = false;
 };
 using MethodCatalog = std::vector<MethodDescription>;
 

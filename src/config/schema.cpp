@@ -144,6 +144,7 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
                                          "\", but method.name = \"", config.name, "\""));
     }
   config.logged_data = chosen.logged_data;
+  config.binary_only = chosen.binary_only;
   if (!chosen.uses_estimator) {
     config.unused_sections.push_back("estimator");
     if (root.contains("estimator"))
@@ -186,6 +187,7 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   // A method of bandit logs simulates a log unless told otherwise (data.dgp's default is an (X, y) design).
   const toml::table* data_table = root["data"].as_table();
   if (job.method.logged_data && (data_table == nullptr || !data_table->contains("dgp"))) job.data.dgp = Dgp::CmabHte;
+  if (job.method.binary_only && (data_table == nullptr || !data_table->contains("task"))) job.data.task = Task::Binary;
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
   read_section(root, "reward", origin, job.reward, overridden);
   read_section(root, "bandit", origin, job.bandit, overridden);

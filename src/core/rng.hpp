@@ -27,6 +27,8 @@ enum class Purpose : std::uint64_t {
   Noise = 10,        ///< on-the-fly noise features
   Shuffle = 11,      ///< re-batching passes
   Tuning = 12,       ///< hyper-parameter tuning: k-fold assignment (feature 0) and CV fit seeds (feature 1)
+  Search = 13,       ///< a tree search's descent (FUSE: round = iteration)
+  Subsample = 14,    ///< a fresh validation subsample (FUSE's reward)
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

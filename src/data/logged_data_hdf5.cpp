@@ -133,9 +133,11 @@ void read_categories(hid_t f, const std::string& path, LoggedHeader& h) {
   if (offsets[0] != 0 || offsets[cols] != static_cast<std::int64_t>(labels.size()))
     throw InputError(detail::concat(path, ": /category_offsets must run from 0 to ", labels.size(),
                                     " (the number of /category_labels)"));
-  for (hsize_t j = 0; j < cols; ++j) {
+  // Every offset first: a later one could point past /category_labels (found by fuzz_logged_hdf5).
+  for (hsize_t j = 0; j < cols; ++j)
     if (offsets[j + 1] < offsets[j])
       throw InputError(detail::concat(path, ": /category_offsets decreases at column ", j));
+  for (hsize_t j = 0; j < cols; ++j) {
     if (offsets[j + 1] > offsets[j] && h.categorical[j] == 0)
       throw InputError(detail::concat(path, ": column ", j, " ('", printable(h.feature_names[j]),
                                       "') has category labels but /categorical does not flag it"));
@@ -225,6 +227,8 @@ LoggedHeader read_header(const std::string& path, const std::vector<std::string>
   if (h.rows < 2) throw InputError(detail::concat(path, ": n = ", h.rows, " rows in /X; a log needs at least 2"));
   detail::h5_check_fits_in_memory(path, "arm", static_cast<hsize_t>(h.rows), 13.0);  // arm, reward as read and as kept
   const auto cols = static_cast<hsize_t>(h.cols);
+  // Per column: a name, a categorical flag and a label list, before any is built.
+  detail::h5_check_fits_in_memory(path, "X", cols, sizeof(std::string) + 8.0 + 1.0 + sizeof(std::vector<std::string>));
   if (h5_has_dataset(f, "feature_names")) {
     h.feature_names =
         h5_read_strings(f, "feature_names", path, Count::exactly, cols, detail::concat("/X has ", cols, " columns"));

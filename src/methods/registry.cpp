@@ -8,6 +8,7 @@
   X(bandit)                 \
   X(first)                  \
   X(cmab)                   \
+  X(fuse)                   \
   /* end of the list */
 
 namespace bfs {

@@ -1,1 +1,1 @@
-set(BANDITFS_METHOD_SOURCES tree.cpp selection.cpp reward.cpp)
+set(BANDITFS_METHOD_SOURCES tree.cpp selection.cpp reward.cpp fuse_method.cpp)

@@ -1,0 +1,226 @@
+// FUSE (paper 001, Algorithm 1; issue 14) as a method, for binary targets: a Monte-Carlo tree search over feature
+// subsets whose reward is the leave-one-out kNN AUC of the final set (eqs. 10–11). A round makes B = method.batch
+// descents on every rank, identically (each from the stream (seed, iteration, slot 0, Search)); pending descents
+// count as virtual visits; the B rewards go through the Executor (each its own validation subsample from (seed,
+// iteration, 0, Subsample)); every rank backs them up in slot order. So result.h5 is the same at any rank and thread
+// count for a given B. B = 1 is the paper's sequential algorithm.
+//
+// Results (§6.3): importance = g-RAVE (eq. 6; 0 for a feature in no final set), rank = FUSE^R's ranking; selected =
+// its top `top` (select = "rave") or the most-visited path (select = "path"). Own datasets (group /fuse):
+// grave_count [p], on_path [p] (summary.csv columns), path, path_visits, path_mean, stop_grave [p + 1], and per
+// iteration reward and final_size.
+//
+// Not built yet (issue 14): checkpoints and resume, `banditfs evaluate`, the svm estimator, simulate madelon-like.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "engine/coordinator_state.hpp"  // truth_metrics
+#include "engine/data_sources.hpp"
+#include "methods/fuse/fuse_params.hpp"
+#include "methods/fuse/reward.hpp"
+#include "methods/fuse/selection.hpp"
+#include "methods/fuse/tree.hpp"
+#include "methods/method.hpp"
+
+namespace bfs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::int32_t kRandSubsetSize = 20;  // RAND^R's uniform subsets (§7.2, Fig. 3)
+
+fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
+  fuse::TrainingSet set;
+  set.rows = static_cast<std::size_t>(data.rows());
+  set.cols = static_cast<std::size_t>(data.cols());
+  set.values.resize(set.rows * set.cols);
+  for (std::size_t j = 0; j < set.cols; ++j)
+    for (std::size_t r = 0; r < set.rows; ++r)
+      set.values[j * set.rows + r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
+  set.labels.resize(set.rows);
+  for (std::size_t r = 0; r < set.rows; ++r) set.labels[r] = data.y(static_cast<Index>(r)) > 0.5 ? 1 : 0;
+  if (standardize) fuse::standardise(set);
+  return set;
+}
+
+/// k and the subsample against the rows: InputErrors naming the key.
+void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, const std::string& origin) {
+  if (static_cast<std::size_t>(params.k) >= set.rows)
+    throw InputError("method.k = " + std::to_string(params.k) + " needs more training rows than the " +
+                     std::to_string(set.rows) + " of " + origin);
+  if (static_cast<std::size_t>(params.reward_subsample) > set.rows)
+    throw InputError("method.reward_subsample = " + std::to_string(params.reward_subsample) + " is more than the " +
+                     std::to_string(set.rows) + " rows of " + origin);
+}
+
+/// What the search leaves: the tree and each iteration's reward and final-set size.
+struct SearchOutcome {
+  std::vector<double> reward;
+  std::vector<std::int32_t> final_size;
+};
+
+SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const fuse::KnnReward& reward,
+                     fuse::Tree& tree) {
+  const fuse::SearchSettings settings = fuse::search_settings(params);
+  const auto total = static_cast<std::uint64_t>(params.iterations);
+  const auto batch = static_cast<std::uint64_t>(params.batch);
+  const auto p = static_cast<std::int32_t>(reward.data().cols);
+  const std::uint64_t seed = run.context.seed;
+  SearchOutcome out;
+  std::vector<fuse::Descent> descents;
+  for (std::uint64_t first = 0; first < total; first += batch) {
+    const std::uint64_t count = std::min(batch, total - first);
+    descents.clear();
+    for (std::uint64_t slot = 0; slot < count; ++slot) {
+      Rng rng = Rng::stream(seed, first + slot, 0, Purpose::Search);
+      fuse::Descent descent;
+      if (settings.heuristic == fuse::Heuristic::rand) {
+        descent.features = fuse::uniform_subset(p, kRandSubsetSize, rng);
+      } else {
+        descent = fuse::descend(tree, settings, rng);
+        tree.add_pending(descent);
+      }
+      descents.push_back(std::move(descent));
+    }
+    const auto values = run.executor.map(count, [&](std::size_t slot) {
+      Rng rng = Rng::stream(seed, first + slot, 0, Purpose::Subsample);
+      const auto validation =
+          fuse::stratified_subsample(reward.data().labels, static_cast<std::size_t>(params.reward_subsample), rng);
+      return std::vector<double>{reward.value(descents[slot].features, validation)};
+    });
+    for (std::uint64_t slot = 0; slot < count; ++slot) {
+      const fuse::Descent& descent = descents[slot];
+      const double v = values[slot][0];
+      if (settings.heuristic == fuse::Heuristic::rand) {
+        tree.record_final(descent.features, v);
+      } else {
+        tree.remove_pending(descent);
+        tree.backup(descent, v);
+      }
+      out.reward.push_back(v);
+      out.final_size.push_back(static_cast<std::int32_t>(descent.features.size()));
+    }
+    if (run.on_round && run.comm.rank() == 0) {
+      RoundReport report;
+      report.round = static_cast<std::int32_t>(first + count);
+      report.total_rounds = static_cast<std::int32_t>(total);
+      report.metric = "auc";
+      report.test_score = values.back()[0];
+      report.arm_size = descents.back().features.size();
+      run.on_round(report);
+    }
+  }
+  return out;
+}
+
+MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::FuseParams& params,
+                         const fuse::Tree& tree, SearchOutcome outcome) {
+  const std::size_t p = data.feature_names.size();
+  MethodResult r;
+  r.method = "fuse";
+  r.task = std::string(name_of(run.job.data.task));
+  r.data_origin = data.origin;
+  r.job_text = run.job_text;
+  r.seed = run.context.seed;
+  r.ranks = run.comm.size();
+  r.threads = run.executor.threads();
+  r.iterations = static_cast<std::int32_t>(std::min<std::int64_t>(params.iterations, INT32_MAX));
+  r.stop_reason = "iterations done";
+  r.importance_meaning = "g-RAVE";
+  r.feature_names = data.feature_names;
+  r.importance.assign(p, 0.0);
+  std::vector<std::int64_t> grave_count(tree.grave_counts().begin(), tree.grave_counts().end());
+  for (std::size_t f = 0; f < p; ++f)
+    if (grave_count[f] > 0) r.importance[f] = tree.grave_sums()[f] / static_cast<double>(grave_count[f]);
+  const std::vector<std::int32_t> ranking = fuse::grave_ranking(tree);
+  r.rank.assign(p, 0);
+  for (std::size_t i = 0; i < ranking.size(); ++i)
+    r.rank[static_cast<std::size_t>(ranking[i])] = static_cast<std::int32_t>(i + 1);
+  const std::vector<fuse::PathStep> path = fuse::most_visited_path(tree);
+  std::vector<std::int32_t> path_feature, on_path(p, 0);
+  std::vector<std::int64_t> path_visits;
+  std::vector<double> path_mean;
+  for (const fuse::PathStep& step : path) {
+    path_feature.push_back(step.feature);
+    path_visits.push_back(step.visits);
+    path_mean.push_back(step.mean);
+    on_path[static_cast<std::size_t>(step.feature)] = 1;
+  }
+  if (params.select == "path") {
+    r.selected.assign(path_feature.begin(), path_feature.end());
+  } else {
+    for (std::size_t i = 0; i < ranking.size() && r.selected.size() < static_cast<std::size_t>(params.top); ++i)
+      if (grave_count[static_cast<std::size_t>(ranking[i])] > 0) r.selected.push_back(ranking[i]);
+  }
+  std::sort(r.selected.begin(), r.selected.end());
+  if (data.has_truth) {
+    r.truth = data.truth;
+    r.metrics = truth_metrics(r.selected, r.truth);
+  }
+  std::vector<double> stop_grave(tree.stop_sums().size(), 0.0);
+  for (std::size_t d = 0; d < stop_grave.size(); ++d)
+    if (tree.stop_counts()[d] > 0) stop_grave[d] = tree.stop_sums()[d] / static_cast<double>(tree.stop_counts()[d]);
+  r.datasets.push_back({"grave_count", grave_count, {}});
+  r.datasets.push_back({"on_path", on_path, {}});
+  r.datasets.push_back({"path", path_feature, {}});
+  r.datasets.push_back({"path_visits", path_visits, {}});
+  r.datasets.push_back({"path_mean", path_mean, {}});
+  r.datasets.push_back({"stop_grave", stop_grave, {}});
+  r.datasets.push_back({"reward", std::move(outcome.reward), {}});
+  r.datasets.push_back({"final_size", std::move(outcome.final_size), {}});
+  r.feature_columns = {"grave_count", "on_path"};
+  r.facts.push_back({"heuristic", params.heuristic});
+  r.facts.push_back({"select", params.select});
+  r.facts.push_back({"batch", params.batch});
+  r.facts.push_back({"k", std::int64_t{params.k}});
+  r.facts.push_back({"tree_nodes", static_cast<std::int64_t>(tree.size())});
+  return r;
+}
+
+class FuseMethod final : public Method {
+ public:
+  MethodDescription describe() const override {
+    MethodDescription description;
+    description.name = "fuse";
+    description.make_params = [] { return std::make_unique<fuse::FuseParams>(); };
+    description.uses_estimator = false;
+    description.binary_only = true;
+    return description;
+  }
+
+  void validate(const JobConfig& job) const override {
+    if (job.method.params.as<fuse::FuseParams>() == nullptr)
+      throw ConfigError("method.name = \"fuse\" without its parameters (parse the job with methods::catalog())");
+    if (job.data.task != Task::Binary)
+      throw ConfigError("data.task = \"" + std::string(name_of(job.data.task)) +
+                        "\": method fuse needs a binary target (data.task = \"binary\"; paper 001's reward is an AUC)");
+    if (job.data.periods != 1)
+      throw ConfigError("data.periods = " + std::to_string(job.data.periods) + ": fuse reads one data set");
+  }
+
+  std::optional<MethodResult> run(const MethodRun& run) const override {
+    const auto start = Clock::now();
+    const auto& params = *run.job.method.params.as<fuse::FuseParams>();
+    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false);
+    const Dataset data = source->load_period(0);
+    fuse::TrainingSet set = training_set(data, params.standardize);
+    check_sizes(params, set, source->describe());
+    const fuse::KnnReward reward(std::move(set), params.k);
+    fuse::Tree tree(static_cast<std::int32_t>(data.cols()));
+    SearchOutcome outcome = search(run, params, reward, tree);
+    if (run.comm.rank() != 0) return std::nullopt;
+    MethodResult result = make_result(run, data, params, tree, std::move(outcome));
+    result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_fuse_method() {
+  return std::make_unique<FuseMethod>();
+}
+
+}  // namespace bfs

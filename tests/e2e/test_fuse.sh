@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Method fuse (paper 001, issue 14; the core and its wiring — the paper's benchmarks are not built yet): a run on a
+# binary simulation writes result.h5 with /fuse's datasets and summary.csv's columns, the same job and seed give
+# the same bytes at 1 and 2 threads and for the batch's own rank count, and each bad input of the issue gives one
+# message, exit ≠ 0 and no result.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+run_job() {  # run_job NAME TOML-TEXT [extra args]
+  local name="$1" text="$2"
+  shift 2
+  printf '%s\n' "$text" >"$WORK/$name.toml"
+  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
+}
+fuse_job() {  # fuse_job [METHOD-LINES] [DATA-LINES]
+  printf '[method]\nname = "fuse"\niterations = 400\nreward_subsample = 40\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 160\np = 12\n%s\n[run]\nseed = 4\n' \
+    "${1:-}" "${2:-}"
+}
+run_job a "$(fuse_job 'batch = 4')" --set run.threads=1 >/dev/null 2>"$WORK/a.err" && ok || fail "fuse run: $(cat "$WORK/a.err")"
+run_job b "$(fuse_job 'batch = 4')" --set run.threads=2 >/dev/null 2>"$WORK/b.err" && ok || fail "fuse run: $(cat "$WORK/b.err")"
+same=$(compare_datasets "$WORK/out-a/result.h5" "$WORK/out-b/result.h5")
+[ "$same" = same ] && ok || fail "1 vs 2 threads: $same"
+$PY - "$WORK/out-a/result.h5" <<'PYEOF' && ok || fail "result contents"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+p = f["importance"].shape[0]
+assert p == 12 and f.attrs["method"] in ("fuse", b"fuse")
+assert f["fuse/reward"].shape == (400,) and f["fuse/final_size"].shape == (400,)
+r = f["fuse/reward"][()]
+assert ((r >= 0) & (r <= 1)).all()
+assert f["fuse/grave_count"].shape == (p,) and f["fuse/stop_grave"].shape == (p + 1,)
+assert f["fuse/grave_count"][()].sum() == f["fuse/final_size"][()].sum(), "every final feature counted once"
+assert sorted(f["rank"][()]) == list(range(1, p + 1))
+assert len(f["selected"][()]) <= 20
+PYEOF
+head -1 "$WORK/out-a/summary.csv" | grep -qx 'feature,name,importance,selected,rank,grave_count,on_path' && ok ||
+  fail "summary.csv header: $(head -1 "$WORK/out-a/summary.csv")"
+run_job path "$(fuse_job 'select = "path"
+heuristic = "continuous"')" >/dev/null 2>"$WORK/path.err" && ok || fail "continuous, path: $(cat "$WORK/path.err")"
+run_job rand "$(fuse_job 'heuristic = "rand"')" >/dev/null 2>"$WORK/rand.err" && ok || fail "rand: $(cat "$WORK/rand.err")"
+
+expect_error regression_target 'data.task = "regression": method fuse needs a binary target' \
+  -- run_job regression_target "$(fuse_job '' 'task = "regression"')"
+awk 'BEGIN { srand(5); print "a,b,y"; for (i = 0; i < 30; i++) printf "%.4f,%.4f,%d\n", rand(), rand(), i % 3 }' >"$WORK/three.csv"
+expect_error three_classes "three.csv" -- run_job three_classes "$(printf '[method]\nname = "fuse"\niterations = 10\nreward_subsample = 10\n[data]\nsource = "csv"\npath = "%s"\ntarget = "y"\n' "$WORK/three.csv")"
+expect_error q_zero "method.q" -- run_job q_zero "$(fuse_job 'q = 0')"
+expect_error q_one "method.q" -- run_job q_one "$(fuse_job 'q = 1')"
+expect_error k_too_large "method.k = 160 needs more training rows than the 160" -- run_job k_too_large "$(fuse_job 'k = 160')"
+expect_error subsample_too_large "method.reward_subsample = 161 is more than the 160 rows" \
+  -- run_job subsample_too_large "$(fuse_job)" --set method.reward_subsample=161
+finish
