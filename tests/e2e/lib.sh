@@ -26,6 +26,13 @@ iterations = 8
 seed = 3
 TOML
 }
+# run_job NAME TOML-TEXT [extra args]: writes $WORK/NAME.toml and runs it quietly into $WORK/out-NAME.
+run_job() {
+  local name="$1" text="$2"
+  shift 2
+  printf '%s\n' "$text" >"$WORK/$name.toml"
+  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
+}
 # expect_error NAME "message fragment" -- command...: the command must exit non-zero, print the fragment on
 # stderr as one "banditfs: error:" line, and leave no result.h5 in $WORK/out-NAME.
 expect_error() {

@@ -3,12 +3,6 @@
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
-run_job() {  # run_job NAME TOML-TEXT [extra args]
-  local name="$1" text="$2"
-  shift 2
-  printf '%s\n' "$text" >"$WORK/$name.toml"
-  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
-}
 hdf5_job() { tiny_job | sed "s|source = \"simulate\"|source = \"hdf5\"\npath = \"$1\"|"; }
 
 expect_error missing_file "cannot open HDF5 file" -- run_job missing_file "$(hdf5_job "$WORK/nope.h5")"

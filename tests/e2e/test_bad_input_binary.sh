@@ -3,12 +3,6 @@
 # non-zero exit and no result: the labels are validated when the data opens, before anything is written.
 source "$(dirname "$0")/lib.sh"
 
-run_job() {  # run_job NAME TOML-TEXT [extra args]
-  local name="$1" text="$2"
-  shift 2
-  printf '%s\n' "$text" >"$WORK/$name.toml"
-  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
-}
 # binary_job CSV [EXTRA-DATA-LINE]: the tiny job on a CSV whose target column is y, with data.task = "binary".
 binary_job() {
   local extra=""

@@ -4,10 +4,6 @@
 # constant y, a NaN) each give one message naming the key, section or file, a non-zero exit and no result.
 source "$(dirname "$0")/lib.sh"
 
-run_job() {  # run_job NAME TOML-TEXT
-  printf '%s\n' "$2" >"$WORK/$1.toml"
-  "$BANDITFS" run "$WORK/$1.toml" --quiet --out "$WORK/out-$1"
-}
 first_job() {  # first_job [METHOD-LINES] [DATA-LINES]
   printf '[method]\nname = "first"\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 40\np = 6\n%s\n' "${1:-}" "${2:-}"
 }

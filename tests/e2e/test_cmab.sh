@@ -6,10 +6,6 @@
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
-run_job() {  # run_job NAME TOML-TEXT
-  printf '%s\n' "$2" >"$WORK/$1.toml"
-  "$BANDITFS" run "$WORK/$1.toml" --quiet --out "$WORK/out-$1"
-}
 cmab_job() {  # cmab_job DATA-LINES [METHOD-LINES]
   printf '[method]\nname = "cmab-scores"\n%s\n[data]\n%s\n[run]\nseed = 5\n' "${2:-}" "$1"
 }

@@ -5,12 +5,6 @@
 # message, exit ≠ 0 and no result.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
-run_job() {  # run_job NAME TOML-TEXT [extra args]
-  local name="$1" text="$2"
-  shift 2
-  printf '%s\n' "$text" >"$WORK/$name.toml"
-  "$BANDITFS" run "$WORK/$name.toml" --quiet --out "$WORK/out-$name" "$@"
-}
 fuse_job() {  # fuse_job [METHOD-LINES] [DATA-LINES]
   printf '[method]\nname = "fuse"\niterations = 400\nreward_subsample = 40\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 160\np = 12\n%s\n[run]\nseed = 4\n' \
     "${1:-}" "${2:-}"

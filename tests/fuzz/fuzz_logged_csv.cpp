@@ -20,6 +20,7 @@
 
 #include "data/logged_data.hpp"
 #include "fuzz_common.hpp"
+#include "fuzz_logged_common.hpp"
 
 namespace fz = bfs::fuzz;
 
@@ -58,29 +59,15 @@ void check_whole(const bfs::LoggedSource& source, const bfs::LoggedCsvSpec& spec
                  const std::string& path) {
   const bfs::LoggedHeader& h = source.header();
   const auto fail = [&](const char* what) { fz::finding("open_logged_csv returned a log that is not whole", what); };
-  if (h.rows < 2 || h.cols < 1) fail("rows < 2 or cols < 1");
+  if (const char* defect = fz::logged_header_defect(h)) fail(defect);
   const auto rows = static_cast<std::size_t>(h.rows), cols = static_cast<std::size_t>(h.cols);
-  if (h.feature_names.size() != cols || h.categorical.size() != cols || h.category_labels.size() != cols)
-    fail("feature_names / categorical / category_labels do not have one entry per column");
   if (!spec.features.empty() && h.feature_names != spec.features) fail("the features differ from data.features");
   for (const auto& name : spec.categorical) {
     const auto at = std::find(h.feature_names.begin(), h.feature_names.end(), name);
     if (at == h.feature_names.end() || h.categorical[static_cast<std::size_t>(at - h.feature_names.begin())] != 1)
       fail("a feature named in data.categorical is not a categorical column");
   }
-  if (h.arm.size() != rows || h.reward.size() != rows) fail("arm / reward do not have one entry per row");
-  const std::size_t k = h.arm_labels.size();
-  if (k < 2) fail("fewer than 2 arms");
-  if (std::set<std::string>(h.arm_labels.begin(), h.arm_labels.end()).size() != k) fail("an arm label repeats");
   if (!spec.arms.empty() && h.arm_labels != spec.arms) fail("the arms differ from data.arms");
-  std::vector<std::size_t> rows_of(k, 0);
-  for (const std::int32_t a : h.arm) {
-    if (a < 0 || static_cast<std::size_t>(a) >= k) fail("an arm code outside [0, k)");
-    ++rows_of[static_cast<std::size_t>(a)];
-  }
-  if (std::find(rows_of.begin(), rows_of.end(), std::size_t{0}) != rows_of.end()) fail("an arm without rows");
-  for (const std::uint8_t r : h.reward)
-    if (r > 1) fail("a reward that is not 0 or 1");
 
   const std::vector<float> x = source.columns(0, h.cols);
   if (x.size() != rows * cols) fail("columns(0, cols) does not hold rows x cols values");

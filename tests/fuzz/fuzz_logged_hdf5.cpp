@@ -19,6 +19,7 @@
 
 #include "data/logged_data.hpp"
 #include "fuzz_common.hpp"
+#include "fuzz_logged_common.hpp"
 
 namespace fz = bfs::fuzz;
 
@@ -32,26 +33,7 @@ constexpr std::size_t kBudget = std::size_t{1} << 22;
 }
 
 void check_header(const bfs::LoggedHeader& h) {
-  if (h.rows < 2 || h.cols < 1) fail("rows < 2 or cols < 1");
-  const auto rows = static_cast<std::size_t>(h.rows), cols = static_cast<std::size_t>(h.cols);
-  if (h.feature_names.size() != cols || h.categorical.size() != cols || h.category_labels.size() != cols)
-    fail("feature_names / categorical / category_labels do not have one entry per column");
-  for (std::size_t j = 0; j < cols; ++j) {
-    if (h.categorical[j] > 1) fail("a categorical flag that is not 0 or 1");
-    if (h.categorical[j] == 0 && !h.category_labels[j].empty()) fail("a numeric column with category labels");
-  }
-  if (h.arm.size() != rows || h.reward.size() != rows) fail("arm / reward do not have one entry per row");
-  const std::size_t k = h.arm_labels.size();
-  if (k < 2) fail("fewer than 2 arms");
-  if (std::set<std::string>(h.arm_labels.begin(), h.arm_labels.end()).size() != k) fail("an arm label repeats");
-  std::vector<std::size_t> rows_of(k, 0);
-  for (const std::int32_t a : h.arm) {
-    if (a < 0 || static_cast<std::size_t>(a) >= k) fail("an arm code outside [0, k)");
-    ++rows_of[static_cast<std::size_t>(a)];
-  }
-  if (std::find(rows_of.begin(), rows_of.end(), std::size_t{0}) != rows_of.end()) fail("an arm without rows");
-  for (const std::uint8_t r : h.reward)
-    if (r > 1) fail("a reward that is not 0 or 1");
+  if (const char* defect = fz::logged_header_defect(h)) fail(defect);
   for (const auto t : h.truth)
     if (t < 0 || t >= h.cols) fail("a truth feature outside [0, cols)");
   if (!h.has_truth && !h.truth.empty()) fail("truth without has_truth");
