@@ -36,7 +36,8 @@ LoggedCsvSpec csv_spec(std::vector<std::string> features = {}, std::vector<std::
 
 /// Bitwise equality (NaN == NaN).
 bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // memcmp of an empty vector's data() (possibly null) is undefined: compare sizes first.
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 void expect_same_log(const LoggedSource& a, const LoggedSource& b) {

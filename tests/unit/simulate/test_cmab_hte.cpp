@@ -19,7 +19,8 @@ using bfs::test::expect_config_error;
 namespace {
 
 bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // memcmp of an empty vector's data() (possibly null) is undefined: compare sizes first.
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 struct Stats {
