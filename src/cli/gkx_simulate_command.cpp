@@ -35,6 +35,15 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
   for (const char* name : {"--periods", "--binary"})
     if (dgp == "cmab-hte" && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate cmab-hte: ") + name + " does not apply (a log of --n rows, 0/1 rewards)");
+  // madelon-like's own options (issue 14) apply to it alone; it writes one period with a 0/1 label by design.
+  const bool madelon = dgp == "madelon-like";
+  for (const char* name : {"--informative", "--redundant", "--class-sep", "--flip-y"})
+    if (!madelon && simulate.count(name) > 0)
+      throw ConfigError(std::string("simulate ") + dgp + ": " + name + " applies to 'simulate madelon-like' only");
+  for (const char* name : {"--periods", "--binary", "--rho"})
+    if (madelon && simulate.count(name) > 0)
+      throw ConfigError(std::string("simulate madelon-like: ") + name +
+                        " does not apply (one data set of --n rows, y in {0, 1})");
   // Only paper 002's Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
   if (simulate.count("--rho") > 0 && (gkx_like || !dgp_uses_rho(dgp))) {
     throw InputError(detail::concat("simulate ", dgp, ": --rho ", simulate.get_option("--rho")->results().front(),

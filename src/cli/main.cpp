@@ -26,6 +26,7 @@
 #include "output/run_directory.hpp"
 #include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
+#include "simulate/madelon.hpp"
 
 #ifndef BANDITFS_VERSION
 #define BANDITFS_VERSION "0.0.0"
@@ -180,6 +181,11 @@ struct SimulateArgs {
   bool binary = false;
   double rho = 0.0;
   std::string out;
+  // madelon-like's own options (simulate/madelon.hpp); refused for the other DGPs by cli::check_simulate_options.
+  std::int64_t informative = 5;
+  std::int64_t redundant = 15;
+  double class_sep = 2.0;
+  double flip_y = 0.01;
 };
 
 /// "x1, x7, x8" for 0-based features.
@@ -243,16 +249,40 @@ int command_simulate_cmab_hte(const SimulateArgs& args) {
   return 0;
 }
 
+/// `simulate madelon-like`: Guyon's NIPS'03 generator as make_classification builds it (simulate/madelon.hpp).
+int command_simulate_madelon_like(const SimulateArgs& args) {
+  MadelonSpec spec;
+  spec.n = args.n;
+  spec.p = args.p;
+  spec.informative = args.informative;
+  spec.redundant = args.redundant;
+  spec.class_sep = args.class_sep;
+  spec.flip_y = args.flip_y;
+  spec.seed = args.seed;
+  validate_madelon_spec(spec);
+  // X is built unshuffled, then copied shuffled: about twice X at the peak.
+  check_simulation_fits(args.n, 2 * args.p, "--n, --p");
+  // Each cluster's A is informative × informative doubles (two floats each).
+  check_simulation_fits(args.informative, 2 * args.informative, "--informative");
+  const Dataset data = simulate_madelon_like(spec);
+  write_hdf5(data, args.out);
+  std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols()
+            << " features (madelon-like, seed " << args.seed << ", " << args.informative << " informative, "
+            << args.redundant << " redundant, class_sep " << args.class_sep << ", flip_y " << args.flip_y << ", truth "
+            << feature_list(data.truth) << ")\n";
+  return 0;
+}
+
 /// The `simulate` subcommand: its options fill `args`, gkx-like's own options `gkx_like`.
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOptions& gkx_like) {
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
   sim->add_option("dgp", args.dgp,
                   "friedman1 | friedman3 | liang | linear | ishigami | heavy-tailed | friedman-mod | "
                   "ishigami-classic | gkx-like (CSVs into --out DIR) | cmab-hte (a contextual-bandit log, "
-                  "HDF5 or --out F.csv)")
+                  "HDF5 or --out F.csv) | madelon-like (Guyon's NIPS'03 generator, y in {0, 1})")
       ->required();
-  sim->add_option("--n", args.n, "rows (per period)");
-  sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3; cmab-hte: 10)");
+  sim->add_option("--n", args.n, "rows (per period; default 300; madelon-like: 4400)");
+  sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3; cmab-hte: 10; madelon-like: 500)");
   sim->add_option("--rho", args.rho,
                   "ishigami, heavy-tailed, friedman-mod: Gaussian-copula correlation, corr(z_j, z_k) = rho^|j-k|, "
                   "in [0, 1) (default 0)");
@@ -262,10 +292,18 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
   sim->add_flag("--binary", args.binary,
                 "binary y ~ Bernoulli(Phi((f - mean f) / sd f)) instead of f + noise (paper-002 designs: "
                 "Bernoulli(Phi(f)))");
+  sim->add_option("--informative", args.informative, "madelon-like: informative features (default 5, at least 5)");
+  sim->add_option("--redundant", args.redundant,
+                  "madelon-like: redundant features, linear combinations of the informative ones (default 15)");
+  sim->add_option("--class-sep", args.class_sep, "madelon-like: half the hypercube's side (default 2)");
+  sim->add_option("--flip-y", args.flip_y,
+                  "madelon-like: fraction of labels replaced by a random class, in [0, 1] (default 0.01)");
   cli::add_gkx_like_options(*sim, gkx_like);
   sim->callback([sim, &args] {
     if (args.dgp == "ishigami-classic" && sim->count("--p") == 0) args.p = 3;  // paper 002 §3.3's design
     if (args.dgp == "cmab-hte" && sim->count("--p") == 0) args.p = 10;         // paper 004 §3.1's design
+    if (args.dgp == "madelon-like" && sim->count("--n") == 0) args.n = 4400;   // issue 14: 2000 + 600 + 1800
+    if (args.dgp == "madelon-like" && sim->count("--p") == 0) args.p = 500;
   });
   return sim;
 }
@@ -335,6 +373,7 @@ int run_command_line(int argc, char** argv) {
     if (*sim && sim_args.dgp == "gkx-like")
       return bfs::cli::simulate_gkx_like_command(gkx_like, sim_args.seed, sim_args.out);
     if (*sim && sim_args.dgp == "cmab-hte") return command_simulate_cmab_hte(sim_args);
+    if (*sim && sim_args.dgp == "madelon-like") return command_simulate_madelon_like(sim_args);
     if (*sim) return command_simulate(sim_args);
     if (*prepare_gkx) return run_prepare_gkx();
     if (*inspect) {
