@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "data/csv_lines.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/logged_data_detail.hpp"
 
 namespace bfs {
@@ -39,23 +40,6 @@ void check_logged_values(const LoggedHeader& header, const float* block, Index f
                                            labels > 0 ? concat(labels) : std::string("L"), "))"));
       }
     }
-  }
-}
-
-void write_staged(const std::string& path, const std::function<void(const std::string& tmp)>& write) {
-  const std::string tmp = path + ".tmp";
-  std::error_code ec;
-  try {
-    write(tmp);
-  } catch (...) {
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    const std::string reason = ec.message();
-    std::filesystem::remove(tmp, ec);
-    throw InputError(concat("cannot write '", path, "': rename from '", tmp, "' failed: ", reason));
   }
 }
 
@@ -184,16 +168,15 @@ void append_float(std::string& line, float v) {
   line.append(buf, r.ptr);
 }
 
-void write_csv_file(const std::string& tmp, const std::string& path, const LoggedSource& source) {
+void write_csv_file(const std::string& tmp, const LoggedSource& source) {
   const LoggedHeader& h = source.header();
   for (const auto& name : h.feature_names) {
     if (name == "arm" || name == "reward") {
-      throw InputError(detail::concat("cannot write '", path, "': a feature is named '", name,
-                                      "', the name of the arm or reward column"));
+      throw InputError(detail::concat("a feature is named '", name, "', the name of the arm or reward column"));
     }
   }
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(detail::concat("cannot write '", path, "': cannot open '", tmp, "'"));
+  if (!out) throw InputError(detail::concat("cannot open '", tmp, "'"));
   std::string line;
   for (const auto& name : h.feature_names) line += csv_cell(name) + ",";
   line += "arm,reward\n";
@@ -219,7 +202,7 @@ void write_csv_file(const std::string& tmp, const std::string& path, const Logge
     out << line;
   }
   out.close();
-  if (!out) throw InputError(detail::concat("cannot write '", path, "': writing '", tmp, "' failed"));
+  if (!out) throw InputError(detail::concat("writing '", tmp, "' failed"));
 }
 
 }  // namespace
@@ -246,7 +229,7 @@ std::unique_ptr<LoggedSource> make_logged_memory(LoggedHeader header, std::vecto
 }
 
 void write_logged_csv(const std::string& path, const LoggedSource& source) {
-  detail::write_staged(path, [&](const std::string& tmp) { write_csv_file(tmp, path, source); });
+  detail::atomic_write(path, [&](const std::string& tmp) { write_csv_file(tmp, source); });
 }
 
 }  // namespace bfs

@@ -1,6 +1,5 @@
 #pragma once
 // Helpers shared by the logged-data files (logged_data.cpp, logged_data_csv.cpp, logged_data_hdf5.cpp).
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,10 +11,6 @@ namespace bfs::detail {
 /// InputError, and so is a categorical value that is not a code (an integer >= 0, below the label count when the
 /// labels are known). Names header.origin, the column and the 0-based row.
 void check_logged_values(const LoggedHeader& header, const float* block, Index first, Index count);
-
-/// Calls write(path + ".tmp"), then renames the tmp file to `path`; on any failure the tmp file is removed and the
-/// exception passed on (a failed rename becomes an InputError naming both paths).
-void write_staged(const std::string& path, const std::function<void(const std::string& tmp)>& write);
 
 /// Sorts labels for codes: numerically when every label is a finite number ("2" before "10"), else byte-wise.
 void sort_labels(std::vector<std::string>& labels);

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "data/csv_lines.hpp"
 #include "data/dataset.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_read.hpp"
 #include "data/detail/h5_write.hpp"
@@ -337,7 +338,7 @@ std::unique_ptr<LoggedSource> open_logged_hdf5(const std::string& path, const st
 void write_logged_hdf5(const std::string& path, const LoggedSource& source) {
   std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
-  detail::write_staged(path, [&](const std::string& tmp) { write_file(tmp, path, source); });
+  detail::atomic_write(path, [&](const std::string& tmp) { write_file(tmp, path, source); });
 }
 
 }  // namespace bfs

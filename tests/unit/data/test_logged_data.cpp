@@ -250,7 +250,7 @@ BOOST_AUTO_TEST_CASE(writers_stage_and_leave_nothing_on_failure) {
   for (const std::string name : {"f.h5", "f.csv"}) {
     const std::string path = dir.file(name);
     auto write = [&] { name == "f.h5" ? write_logged_hdf5(path, failing) : write_logged_csv(path, failing); };
-    expect_error<InputError>(write, "broken source");
+    expect_error<Error>(write, "cannot write '" + path + "': broken source");
     BOOST_TEST(!std::filesystem::exists(path));
     BOOST_TEST(!std::filesystem::exists(path + ".tmp"));
   }
@@ -258,7 +258,7 @@ BOOST_AUTO_TEST_CASE(writers_stage_and_leave_nothing_on_failure) {
   const std::string path = dir.file("keep.h5");
   const auto log = small_log(10, 3);
   write_logged_hdf5(path, *log);
-  expect_error<InputError>([&] { write_logged_hdf5(path, failing); }, "broken source");
+  expect_error<Error>([&] { write_logged_hdf5(path, failing); }, "cannot write '" + path + "': broken source");
   expect_same_log(*log, *open_logged_hdf5(path, {}));
   expect_error<Error>([&] { write_logged_hdf5(dir.file("no/such/dir/x.h5"), *log); }, "x.h5");
   BOOST_TEST(!std::filesystem::exists(dir.file("no/such/dir/x.h5.tmp")));
