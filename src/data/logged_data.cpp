@@ -6,10 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <set>
-#include <system_error>
 
 #include "core/error.hpp"
 #include "data/csv_lines.hpp"
