@@ -13,6 +13,17 @@ cmab_job() {  # cmab_job DATA-LINES [METHOD-LINES]
 "$BANDITFS" simulate cmab-hte --n 20000 --seed 5 --out "$WORK/log.h5" >/dev/null && ok || fail "simulate to HDF5"
 "$BANDITFS" simulate cmab-hte --n 20000 --seed 5 --out "$WORK/log.csv" >/dev/null && ok || fail "simulate to CSV"
 [ ! -e "$WORK/log.h5.tmp" ] && [ ! -e "$WORK/log.csv.tmp" ] && ok || fail "simulate left a .tmp"
+# A failed rewrite (a full disk: a file-size limit of 64 KiB, SIGXFSZ ignored) exits 1 naming the file and leaves the
+# previous log byte-identical, with no .tmp beside it.
+for f in log.h5 log.csv; do
+  before=$(sha256sum "$WORK/$f")
+  err=$( (trap '' XFSZ; ulimit -f 64; "$BANDITFS" simulate cmab-hte --n 40000 --seed 9 --out "$WORK/$f") 2>&1 >/dev/null)
+  code=$?
+  [ "$code" -eq 1 ] && [[ "$err" == *"cannot write '$WORK/$f'"* ]] && ok ||
+    fail "simulate cmab-hte to $f on a full disk: exit $code, message: $err"
+  [ "$(sha256sum "$WORK/$f")" == "$before" ] && [ ! -e "$WORK/$f.tmp" ] && ok ||
+    fail "a failed simulate cmab-hte changed $f or left $f.tmp"
+done
 
 sim_data='source = "simulate"
 dgp = "cmab-hte"
