@@ -17,6 +17,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tomllib
 
 import h5py
 import numpy as np
@@ -36,6 +37,20 @@ def parse_int_list(text):
     return seeds
 
 
+def noise_reward_counts(f, truth):
+    """Rewards of 1 paid to known-noise columns and their plays that updated the posterior (alpha - prior_alpha and
+    alpha + beta - both priors, summed over the noise columns); (0, 0) without a bandit posterior or truth."""
+    if "bandit/alpha" not in f or not truth.size:
+        return 0, 0
+    bandit = tomllib.loads(f.attrs["job"]).get("bandit", {})
+    a0, b0 = bandit.get("prior_alpha", 1.0), bandit.get("prior_beta", 1.0)
+    noise = np.ones(f["bandit/alpha"].shape[0], dtype=bool)
+    noise[truth] = False
+    ones = f["bandit/alpha"][()][noise] - a0
+    plays = ones + f["bandit/beta"][()][noise] - b0
+    return int(round(ones.sum())), int(round(plays.sum()))
+
+
 def run_one(binary, job, seed, out_root, overrides, threads):
     out = os.path.join(out_root, f"seed{seed}")
     cmd = [binary, "run", job, "--quiet", "--out", out, "--set", f"run.seed={seed}", "--set", f"run.threads={threads}"]
@@ -49,6 +64,7 @@ def run_one(binary, job, seed, out_root, overrides, threads):
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
         mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
         truth = f["truth"][()] if "truth" in f else np.array([], dtype=int)
+        noise_ones, noise_plays = noise_reward_counts(f, truth)
     noise = np.ones(mean.size, dtype=bool)
     noise[truth] = False
     metrics = manifest.get("metrics", {})
@@ -63,6 +79,8 @@ def run_one(binary, job, seed, out_root, overrides, threads):
         "min_true": float(mean[truth].min()) if truth.size else float("nan"),
         "max_noise": float(mean[noise].max()) if noise.any() else float("nan"),
         "true_means": [round(float(m), 3) for m in mean[truth]],
+        "noise_ones": noise_ones,
+        "noise_plays": noise_plays,
         "fit_s_per_it": timings.get("fit_seconds", 0.0) / max(iters, 1),
         "importance_s_per_it": timings.get("importance_seconds", 0.0) / max(iters, 1),
         "wall_s_per_it": timings["wall_seconds"] / max(iters, 1),
@@ -105,6 +123,10 @@ def main():
         its = [r["separation_iteration"] for r in converged]
         print(f"  first separating iteration among converged: mean {statistics.mean(its):.1f}, "
               f"median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}")
+    plays = sum(r["noise_plays"] for r in rows)
+    if plays:
+        ones = sum(r["noise_ones"] for r in rows)
+        print(f"  rewards of 1 paid to known-noise columns: {ones}/{plays} = {100.0 * ones / plays:.1f}% of their plays")
     print(f"  time per iteration: wall {statistics.mean(r['wall_s_per_it'] for r in rows):.3f} s, "
           f"fit {statistics.mean(r['fit_s_per_it'] for r in rows):.3f} s, "
           f"importance {statistics.mean(r['importance_s_per_it'] for r in rows):.3f} s "

@@ -46,6 +46,8 @@ enum class PolicyKind { Ts, Ttts, Tvs };
 enum class StopRule { Iterations, RankStable, SelectedStable, Truth };
 /// reward.rule (importance/reward.hpp).
 enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero };
+/// reward.null (importance/reward.hpp): the paper's fixed threshold alone, or also a calibrated null per evaluation.
+enum class RewardNull { None, Shadow, Paired };
 
 constexpr std::array<std::pair<Mode, std::string_view>, 2> enum_table(Mode) {
   return {{{Mode::Offline, "offline"}, {Mode::Online, "online"}}};
@@ -64,6 +66,9 @@ constexpr std::array<std::pair<RewardRule, std::string_view>, 4> enum_table(Rewa
            {RewardRule::Relative, "relative"},
            {RewardRule::Bernoulli, "bernoulli"},
            {RewardRule::LassoNonzero, "lasso-nonzero"}}};
+}
+constexpr std::array<std::pair<RewardNull, std::string_view>, 3> enum_table(RewardNull) {
+  return {{{RewardNull::None, "none"}, {RewardNull::Shadow, "shadow"}, {RewardNull::Paired, "paired"}}};
 }
 
 struct DataConfig {
@@ -102,6 +107,11 @@ struct RewardConfig {
   double min_r2 = -std::numeric_limits<double>::infinity();
   /// Bundles of feature names permuted together (grouped permutation importance).
   std::vector<std::vector<std::string>> groups;
+  /// The calibrated null a reward must also beat (importance/reward.hpp); None is paper 000's rule byte for byte.
+  RewardNull null = RewardNull::None;
+  int shadows = 0;               ///< "shadow": shadow columns per evaluation; 0 = max(5, ⌈|S|/2⌉)
+  double shadow_quantile = 1.0;  ///< "shadow": a real drop must exceed this quantile of the shadow drops (1 = max)
+  double alpha = 0.05;           ///< "paired": level of the one-sided t-test over the B drops
 };
 
 struct BanditConfig {

@@ -258,6 +258,7 @@ void validate_bandit_sections(const JobConfig& job) {
                       " needs bandit.mode = \"online\" (offline runs use one data set)");
   if (job.bandit.tvs_q > 0 && job.bandit.policy != PolicyKind::Tvs)
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
+  validate_reward_null(job.reward);
   const Metric metric = job_metric(job.data, job.reward);
   if (!metric_fits_task(metric, job.data.task))
     throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
@@ -272,6 +273,26 @@ void validate_bandit_sections(const JobConfig& job) {
   validate_tuning(job.tuning, job.estimator);
   if (job.tuning.enabled && job.data.task == Task::Binary)
     throw ConfigError("tuning.enabled = true needs data.task = \"regression\": the grid search scores its folds by R²");
+}
+
+void validate_reward_null(const RewardConfig& reward) {
+  if (reward.null == RewardNull::None) {
+    if (reward.shadows != 0 || reward.shadow_quantile != 1.0 || reward.alpha != 0.05)
+      throw ConfigError("reward.shadows, reward.shadow_quantile and reward.alpha need reward.null = \"shadow\" or "
+                        "\"paired\" (reward.null is \"none\")");
+    return;
+  }
+  const std::string null_name(name_of(reward.null));
+  if (reward.rule != RewardRule::Absolute && reward.rule != RewardRule::Relative)
+    throw ConfigError("reward.null = \"" + null_name + "\" needs reward.rule = \"absolute\" or \"relative\" (got \"" +
+                      std::string(name_of(reward.rule)) + "\")");
+  if (reward.null == RewardNull::Paired && reward.repeats < 2)
+    throw ConfigError("reward.null = \"paired\" tests the B permutation drops and needs reward.repeats >= 2 (got " +
+                      std::to_string(reward.repeats) + ")");
+  if (reward.null == RewardNull::Shadow && reward.alpha != 0.05)
+    throw ConfigError("reward.alpha is used by reward.null = \"paired\", not \"shadow\"");
+  if (reward.null == RewardNull::Paired && (reward.shadows != 0 || reward.shadow_quantile != 1.0))
+    throw ConfigError("reward.shadows and reward.shadow_quantile are used by reward.null = \"shadow\", not \"paired\"");
 }
 
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {

@@ -24,6 +24,9 @@ JobConfig load_job(const MethodCatalog& methods, const std::string& path,
 void validate(const JobConfig& job);
 /// The cross-field checks of [reward], [bandit] and [tuning] (e.g. lasso-nonzero needs the lasso estimator).
 void validate_bandit_sections(const JobConfig& job);
+/// The reward.null checks (part of validate_bandit_sections): a null needs the absolute or relative rule, "paired"
+/// needs repeats ≥ 2, and each null's own keys are refused with another null. ConfigError naming the keys.
+void validate_reward_null(const RewardConfig& reward);
 /// The [tuning] checks (part of validate): when enabled, estimator.name must be "gbm" (the only tunable estimator),
 /// folds ≥ 2 and period ≥ 0; ConfigError naming tuning.enabled / tuning.folds / tuning.period.
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);

@@ -29,6 +29,7 @@ enum class Purpose : std::uint64_t {
   Tuning = 12,       ///< hyper-parameter tuning: k-fold assignment (feature 0) and CV fit seeds (feature 1)
   Search = 13,       ///< a tree search's descent (FUSE: round = iteration)
   Subsample = 14,    ///< a fresh validation subsample (FUSE's reward)
+  Shadow = 15,       ///< reward.null = "shadow": which features get shadows (feature 2^40) and their row shuffles
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -52,16 +52,55 @@ EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vec
   return settings;
 }
 
+std::size_t shadow_count(std::size_t arm_size, const RewardConfig& reward) {
+  if (reward.null != RewardNull::Shadow || arm_size == 0) return 0;
+  if (reward.shadows > 0) return static_cast<std::size_t>(reward.shadows);
+  return std::max<std::size_t>(5, (arm_size + 1) / 2);
+}
+
+ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfig& reward, std::uint64_t seed,
+                            std::uint64_t round, std::uint64_t slot) {
+  ShadowPlan plan;
+  const std::size_t count = shadow_count(arm.size(), reward);
+  if (count == 0) return plan;
+  Rng pick = Rng::stream(seed, round, slot, Purpose::Shadow, kShadowSourceStream);
+  const auto order = pick.permutation(static_cast<std::int64_t>(arm.size()));
+  for (std::size_t j = 0; j < count; ++j) {
+    plan.source.push_back(arm[static_cast<std::size_t>(order[j % arm.size()])]);
+    plan.row_perm.push_back(Rng::stream(seed, round, slot, Purpose::Shadow, j).permutation(rows));
+  }
+  return plan;
+}
+
+namespace {
+
+/// X[rows, arm] with the shadow columns appended: shadow j at row r is X(row_perm[j][r], source[j]).
+Matrix gather_with_shadows(const Matrix& X, std::span<const Index> rows, const FeatureSet& arm,
+                           const ShadowPlan& shadows) {
+  if (shadows.source.empty()) return gather(X, rows, arm);
+  Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(arm.size() + shadows.source.size()));
+  out.leftCols(static_cast<Index>(arm.size())) = gather(X, rows, arm);
+  for (std::size_t j = 0; j < shadows.source.size(); ++j) {
+    const Index column = static_cast<Index>(arm.size() + j);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      out(static_cast<Index>(i), column) = X(shadows.row_perm[j][static_cast<std::size_t>(rows[i])], shadows.source[j]);
+  }
+  return out;
+}
+
+}  // namespace
+
 ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
                          std::uint64_t seed, std::uint64_t round, std::uint64_t slot, bool with_train) {
   const auto start = Clock::now();
   ArmData out;
   const TrainTestSplit split = make_split(data.rows(), settings.split, seed, round, slot);
+  const ShadowPlan shadows = make_shadow_plan(data.rows(), arm, settings.reward, seed, round, slot);
   if (with_train) {
-    out.X_train = gather(data.X, split.train, arm);
+    out.X_train = gather_with_shadows(data.X, split.train, arm, shadows);
     out.y_train = gather(data.y, split.train);
   }
-  out.X_test = gather(data.X, split.test, arm);
+  out.X_test = gather_with_shadows(data.X, split.test, arm, shadows);
   out.y_test = gather(data.y, split.test);
   out.split_seconds = seconds_since(start);
   return out;
@@ -89,6 +128,11 @@ ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSetti
     plan.groups.push_back({static_cast<Index>(i)});
     plan.stream_ids.push_back(static_cast<std::uint64_t>(arm[i]));
   }
+  plan.shadow_begin = plan.groups.size();
+  for (std::size_t j = 0; j < shadow_count(arm.size(), settings.reward); ++j) {
+    plan.groups.push_back({static_cast<Index>(arm.size() + j)});
+    plan.stream_ids.push_back(kShadowStreamBase + j);
+  }
   return plan;
 }
 
@@ -104,10 +148,10 @@ std::vector<double> importance_costs(const Model& model, const ImportancePlan& p
       column_cost[j] = linear->coef[static_cast<Index>(j)] != 0.0 ? 100.0 : 0.0;
   }
   std::vector<double> costs;
-  costs.reserve(plan.groups.size());
-  for (const auto& group : plan.groups) {
+  costs.reserve(plan.shadow_begin);
+  for (std::size_t g = 0; g < plan.shadow_begin; ++g) {
     double cost = 1.0;
-    for (Index column : group) cost += column_cost[static_cast<std::size_t>(column)];
+    for (Index column : plan.groups[g]) cost += column_cost[static_cast<std::size_t>(column)];
     costs.push_back(cost);
   }
   return costs;
@@ -132,23 +176,37 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   request.slot = slot;
   request.threads = settings.threads;
   std::vector<std::size_t> block_index_of_group(plan.groups.size(), SIZE_MAX);
-  for (std::size_t g : block) {
+  auto request_group = [&](std::size_t g) {
     block_index_of_group[g] = request.groups.size();
     request.groups.push_back(plan.groups[g]);
     request.stream_ids.push_back(plan.stream_ids[g]);
+  };
+  for (std::size_t g : block) {
+    BFS_CHECK(g < plan.shadow_begin);
+    request_group(g);
   }
+  for (std::size_t g = plan.shadow_begin; g < plan.groups.size(); ++g) request_group(g);
   const ImportanceResult importance = permutation_importance(request);
   BlockOutcome out;
   out.test_score = importance.baseline;
   FeatureSet features;
+  NullEvidence null;
+  null.repeats = request.repeats;
   for (std::size_t i = 0; i < arm.size(); ++i) {
     const std::size_t b = block_index_of_group[plan.group_of_column[i]];
     if (b == SIZE_MAX) continue;
     out.columns.push_back(i);
     out.scores.push_back(importance.scores[b]);
     features.push_back(arm[i]);
+    if (settings.reward.null == RewardNull::Paired) {
+      const auto drops = importance.drops_of(b, request.repeats);
+      null.drops.insert(null.drops.end(), drops.begin(), drops.end());
+    }
   }
-  out.rewards = rewards_from_scores(settings.reward, out.scores, out.test_score, features, seed, round, slot);
+  for (std::size_t g = plan.shadow_begin; g < plan.groups.size(); ++g)
+    null.shadow_scores.push_back(importance.scores[block_index_of_group[g]]);
+  out.rewards =
+      rewards_from_scores(settings.reward, out.scores, out.test_score, features, seed, round, slot, null);
   out.importance_seconds = seconds_since(start);
   return out;
 }
@@ -195,7 +253,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
   out.fit_seconds = seconds_since(start);
 
   const ImportancePlan plan = make_importance_plan(arm, settings);
-  std::vector<std::size_t> all(plan.groups.size());
+  std::vector<std::size_t> all(plan.shadow_begin);
   for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
   BlockOutcome block = score_block(*model, arm_data, arm, plan, all, settings, seed, round, slot);
   out.importance_seconds = block.importance_seconds;

@@ -40,7 +40,24 @@ bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward);
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,
                                             int threads);
 
-/// The rows and columns of one evaluation (importance rules): the split of (round, slot) gathered on the arm.
+/// reward.null = "shadow" (importance/reward.hpp): the shadow columns of one evaluation. Shadow j is a copy of the
+/// arm's feature `source[j]` with the data's rows shuffled by the stream (seed, round, slot, Shadow, j); which arm
+/// features are copied is a uniform shuffle of the arm from (seed, round, slot, Shadow, kShadowSourceStream),
+/// cycled when there are more shadows than features. Shadows are fitted and scored beside the arm, never rewarded.
+struct ShadowPlan {
+  FeatureSet source;                                ///< global feature id copied by each shadow
+  std::vector<std::vector<std::int64_t>> row_perm;  ///< its shuffle of the data's rows
+};
+inline constexpr std::uint64_t kShadowSourceStream = std::uint64_t{1} << 40;
+/// Permutation-importance stream id of shadow j: kShadowStreamBase + j, above every feature id.
+inline constexpr std::uint64_t kShadowStreamBase = std::uint64_t{1} << 32;
+/// How many shadow columns an arm of `arm_size` features carries (0 unless reward.null = "shadow").
+std::size_t shadow_count(std::size_t arm_size, const RewardConfig& reward);
+ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfig& reward, std::uint64_t seed,
+                            std::uint64_t round, std::uint64_t slot);
+
+/// The rows and columns of one evaluation (importance rules): the split of (round, slot) gathered on the arm, the
+/// shadow columns (if any) appended after the arm's.
 struct ArmData {
   Matrix X_train;
   Vector y_train;
@@ -50,11 +67,14 @@ struct ArmData {
 };
 
 /// Which columns of the arm are permuted together (reward.groups bundles that are both played) and with which
-/// stream id. group_of_column[i] is the importance group of arm column i.
+/// stream id. group_of_column[i] is the importance group of arm column i. The groups from `shadow_begin` on are
+/// the shadow columns, one each: every member of a distributed group scores all of them with its block, since each
+/// reward compares against them (their cost is the same on every member, so blocks balance the arm's groups only).
 struct ImportancePlan {
   std::vector<std::vector<Index>> groups;
   std::vector<std::uint64_t> stream_ids;
   std::vector<std::size_t> group_of_column;
+  std::size_t shadow_begin = 0;
 };
 
 /// Scores and rewards of some importance groups of one arm: the work of one member of a distributed group.
@@ -74,11 +94,12 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                            std::uint64_t slot);
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings);
-/// Expected cost of scoring each group of `plan` with `model` (for balancing blocks across a group's members): tree
+/// Expected cost of scoring each arm group of `plan` (the shadows excluded) with `model` (for balancing blocks across a group's members): tree
 /// ensembles — 1 + the number of nodes splitting on the group's columns (an unused column costs nothing on the fast
 /// path); linear — 1 + 100·(non-zero coefficient); others — 1 (one batched re-prediction each).
 std::vector<double> importance_costs(const Model& model, const ImportancePlan& plan);
-/// Scores the groups `block` (indices into plan.groups) and turns the scores of their columns into rewards.
+/// Scores the groups `block` (indices of arm groups in plan.groups) and the shadow groups, and turns the scores of
+/// the block's columns into rewards.
 BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
                          const std::vector<std::size_t>& block, const EvaluationSettings& settings, std::uint64_t seed,
                          std::uint64_t round, std::uint64_t slot);

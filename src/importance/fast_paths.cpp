@@ -53,8 +53,9 @@ ImportanceResult linear_permutation_importance(const ImportanceRequest& request,
       }
       if (active.empty()) continue;  // the prediction ignores these columns: exactly 0
       const auto perms = importance_permutations(request, group);
-      double total = 0.0;
-      for (const auto& perm : perms) {
+      const std::span<double> drops = result.drops_of(group, request.repeats);
+      for (std::size_t b = 0; b < perms.size(); ++b) {
+        const auto& perm = perms[b];
         for (Index i = 0; i < n; ++i) {
           const float* row = X.data() + i * p;
           const float* src = X.data() + perm[static_cast<std::size_t>(i)] * p;
@@ -64,11 +65,11 @@ ImportanceResult linear_permutation_importance(const ImportanceRequest& request,
           }
           y_perm[i] = y_hat[i] + delta;
         }
-        total += detail::metric_drop(request, result.baseline, y_perm);
+        drops[b] = detail::metric_drop(request, result.baseline, y_perm);
       }
-      result.scores[group] = total / request.repeats;
     }
   }
+  finish_scores(result, request.repeats);
   return result;
 }
 
@@ -121,8 +122,10 @@ std::optional<ImportanceResult> logistic_linear_permutation_importance(const Imp
       while (first < nz.size() && !in_group[static_cast<std::size_t>(nz[first])]) ++first;
       if (first < nz.size()) {
         margin_prefix(X, linear, nz, first, prefix);  // the unchanged part of the sum, shared by the B repeats
-        double total = 0.0;
-        for (const auto& perm : importance_permutations(request, group)) {
+        const auto perms = importance_permutations(request, group);
+        const std::span<double> drops = result.drops_of(group, request.repeats);
+        for (std::size_t b = 0; b < perms.size(); ++b) {
+          const auto& perm = perms[b];
           for (Index i = 0; i < n; ++i) {
             const float* row = X.data() + i * p;
             const float* src = X.data() + perm[static_cast<std::size_t>(i)] * p;
@@ -133,13 +136,13 @@ std::optional<ImportanceResult> logistic_linear_permutation_importance(const Imp
             }
             y_perm[i] = detail::logistic(sum);
           }
-          total += detail::metric_drop(request, result.baseline, y_perm);
+          drops[b] = detail::metric_drop(request, result.baseline, y_perm);
         }
-        result.scores[group] = total / request.repeats;
       }  // else the prediction ignores these columns: exactly 0
       for (Index j : request.groups[group]) in_group[static_cast<std::size_t>(j)] = 0;
     }
   }
+  finish_scores(result, request.repeats);
   return result;
 }
 
@@ -195,13 +198,14 @@ ImportanceResult mlp_permutation_importance(const ImportanceRequest& request, co
         }
       }
       const Vector y_perm = model.predict_from_first_preactivation(Z_perm);
-      double total = 0.0;
+      const std::span<double> drops = result.drops_of(group, request.repeats);
       for (int b = 0; b < request.repeats; ++b) {
-        total += detail::metric_drop(request, result.baseline, y_perm, static_cast<Index>(b) * n);
+        drops[static_cast<std::size_t>(b)] =
+            detail::metric_drop(request, result.baseline, y_perm, static_cast<Index>(b) * n);
       }
-      result.scores[group] = total / request.repeats;
     }
   }
+  finish_scores(result, request.repeats);
   return result;
 }
 

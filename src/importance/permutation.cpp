@@ -20,7 +20,16 @@ ImportanceResult unscored_result(const ImportanceRequest& request, const Vector&
   result.method = method;
   result.baseline = metric_score(request.metric, *request.y_test, y_hat);
   result.scores.assign(request.groups.size(), 0.0);
+  result.drops.assign(request.groups.size() * static_cast<std::size_t>(request.repeats), 0.0);
   return result;
+}
+
+void finish_scores(ImportanceResult& result, int repeats) {
+  for (std::size_t g = 0; g < result.scores.size(); ++g) {
+    double total = 0.0;
+    for (double drop : result.drops_of(g, repeats)) total += drop;
+    result.scores[g] = total / repeats;
+  }
 }
 
 std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group) {
@@ -33,8 +42,9 @@ std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceR
 
 namespace {
 
-/// Mean metric drop of one group: B permuted copies stacked in `stacked` (reused across groups of one thread).
-double group_score(const ImportanceRequest& request, std::size_t group, double baseline, Matrix& stacked) {
+/// The B metric drops of one group: B permuted copies stacked in `stacked` (reused across groups of one thread).
+void group_drops(const ImportanceRequest& request, std::size_t group, double baseline, Matrix& stacked,
+                 std::span<double> drops) {
   const Matrix& X = *request.X_test;
   const Index n = X.rows();
   const auto perms = importance_permutations(request, group);
@@ -45,10 +55,9 @@ double group_score(const ImportanceRequest& request, std::size_t group, double b
       for (Index i = 0; i < n; ++i) block(i, col) = X(perms[static_cast<std::size_t>(b)][i], col);
   }
   const Vector y_hat = request.model->predict(stacked);
-  double total = 0.0;
   for (int b = 0; b < request.repeats; ++b)
-    total += metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_hat, b * n));
-  return total / request.repeats;
+    drops[static_cast<std::size_t>(b)] =
+        metric_drop(request.metric, baseline, metric_score(request.metric, *request.y_test, y_hat, b * n));
 }
 
 }  // namespace
@@ -71,10 +80,12 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
   {
     Matrix stacked(X.rows() * request.repeats, X.cols());
 #pragma omp for schedule(dynamic, 1)
-    for (std::int64_t g = 0; g < groups; ++g)
-      result.scores[static_cast<std::size_t>(g)] =
-          group_score(request, static_cast<std::size_t>(g), result.baseline, stacked);
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const auto group = static_cast<std::size_t>(g);
+      group_drops(request, group, result.baseline, stacked, result.drops_of(group, request.repeats));
+    }
   }
+  finish_scores(result, request.repeats);
   return result;
 }
 

@@ -8,6 +8,7 @@
 // every path — the general one and the exact fast paths of fast_paths.hpp — sees the same permutations and gives
 // the same numbers, whatever the thread count.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/task.hpp"
@@ -44,12 +45,26 @@ struct ImportanceRequest {
 struct ImportanceResult {
   double baseline = 0.0;       ///< the metric on the unpermuted test set
   std::vector<double> scores;  ///< mean drop in the metric per group (metric_drop: skill lost)
+  /// The B drops of each group, group-major (drops[g·B + b]); scores[g] is their sum in repeat order over B. A group
+  /// no test row's prediction depends on has B exact zeros. (reward.null = "paired" tests them.)
+  std::vector<double> drops;
   ImportanceMethod method = ImportanceMethod::Generic;
+
+  /// The B drops of group g.
+  std::span<double> drops_of(std::size_t g, int repeats) {
+    return {drops.data() + g * static_cast<std::size_t>(repeats), static_cast<std::size_t>(repeats)};
+  }
+  std::span<const double> drops_of(std::size_t g, int repeats) const {
+    return {drops.data() + g * static_cast<std::size_t>(repeats), static_cast<std::size_t>(repeats)};
+  }
 };
 
 /// A result of `method` before any group is scored: the metric on the unpermuted predictions y_hat as the baseline
-/// and one zero score per group (every path, general or fast, starts from this).
+/// and zero drops (every path, general or fast, starts from this, fills `drops` and ends with finish_scores).
 ImportanceResult unscored_result(const ImportanceRequest& request, const Vector& y_hat, ImportanceMethod method);
+
+/// scores[g] = (Σ_b drops[g·B + b]) / B, summed in repeat order: the same arithmetic on every path.
+void finish_scores(ImportanceResult& result, int repeats);
 
 /// The B permutations of the test rows for one group, in order.
 std::vector<std::vector<std::int64_t>> importance_permutations(const ImportanceRequest& request, std::size_t group);

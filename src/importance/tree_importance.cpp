@@ -262,17 +262,17 @@ void single_changes(const TreeIndex& index, const Matrix& X, Index c, const std:
   scratch.touched_count = count;
 }
 
-/// Mean R² drop of one group over its B permutations. For each affected row and tree, the nodes of the original
+/// The B metric drops of one group (into `drops`, left at 0 when no test row's path reads the group). For each affected row and tree, the nodes of the original
 /// path that split on the group are checked in path order; the permuted row follows the original path until the
 /// first of them where its decision differs, and only from there is it walked down to its new leaf. The part of
 /// that walk that reads only the row's own columns is done once per entry and remembered (memo) for later repeats.
 template <class Acc, bool Strict, bool Single>
-double group_score(const ImportanceRequest& request, const TreeEnsemble& ensemble, const TreeIndex& index,
-                   const std::vector<Acc>& prefix, std::size_t group, const Vector& y_hat, double baseline,
-                   Scratch& scratch) {
+void group_drops(const ImportanceRequest& request, const TreeEnsemble& ensemble, const TreeIndex& index,
+                 const std::vector<Acc>& prefix, std::size_t group, const Vector& y_hat, double baseline,
+                 Scratch& scratch, std::span<double> drops) {
   const std::span<const Index> columns(request.groups[group]);
   const auto [entries, tree_end] = group_entries(index, columns, scratch);
-  if (entries.empty()) return 0.0;  // no test row's path reads these columns: exactly 0, no permutation needed
+  if (entries.empty()) return;  // no test row's path reads these columns: exactly 0, no permutation needed
   const Matrix& X = *request.X_test;
   const Index p = index.p;
   const std::size_t T = index.T;
@@ -288,9 +288,9 @@ double group_score(const ImportanceRequest& request, const TreeEnsemble& ensembl
   }
   const auto perms = importance_permutations(request, group);
   scratch.y_perm = y_hat;
-  double total = 0.0;
   scratch.prepare(index);
-  for (const auto& perm : perms) {
+  for (std::size_t b = 0; b < perms.size(); ++b) {
+    const auto& perm = perms[b];
     scratch.rows.clear();
     if constexpr (Single) {
       single_changes<Strict>(index, X, columns[0], perm, entries, tree_end, memo, memo_value, scratch);
@@ -341,23 +341,27 @@ double group_score(const ImportanceRequest& request, const TreeEnsemble& ensembl
     }
     resum_rows(ensemble, index, prefix, scratch);
     scratch.restore(index);
-    total += detail::metric_drop(request, baseline, scratch.y_perm);
+    drops[b] = detail::metric_drop(request, baseline, scratch.y_perm);
     for (const ChangedRow& cr : scratch.rows) scratch.y_perm[cr.row] = y_hat[cr.row];
   }
-  return total / request.repeats;
 }
 
 template <class Acc>
-double group_score(const ImportanceRequest& request, const TreeEnsemble& ensemble, const TreeIndex& index,
-                   const std::vector<Acc>& prefix, std::size_t group, const Vector& y_hat, double baseline,
-                   Scratch& scratch) {
+void group_drops(const ImportanceRequest& request, const TreeEnsemble& ensemble, const TreeIndex& index,
+                 const std::vector<Acc>& prefix, std::size_t group, const Vector& y_hat, double baseline,
+                 Scratch& scratch, std::span<double> drops) {
   const bool single = request.groups[group].size() == 1;
   if (index.strict_less) {
-    return single ? group_score<Acc, true, true>(request, ensemble, index, prefix, group, y_hat, baseline, scratch)
-                  : group_score<Acc, true, false>(request, ensemble, index, prefix, group, y_hat, baseline, scratch);
+    if (single) {
+      group_drops<Acc, true, true>(request, ensemble, index, prefix, group, y_hat, baseline, scratch, drops);
+    } else {
+      group_drops<Acc, true, false>(request, ensemble, index, prefix, group, y_hat, baseline, scratch, drops);
+    }
+  } else if (single) {
+    group_drops<Acc, false, true>(request, ensemble, index, prefix, group, y_hat, baseline, scratch, drops);
+  } else {
+    group_drops<Acc, false, false>(request, ensemble, index, prefix, group, y_hat, baseline, scratch, drops);
   }
-  return single ? group_score<Acc, false, true>(request, ensemble, index, prefix, group, y_hat, baseline, scratch)
-                : group_score<Acc, false, false>(request, ensemble, index, prefix, group, y_hat, baseline, scratch);
 }
 
 }  // namespace
@@ -386,12 +390,15 @@ std::optional<ImportanceResult> tree_permutation_importance(const ImportanceRequ
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t g = 0; g < groups; ++g) {
       const auto group = static_cast<std::size_t>(g);
-      result.scores[group] =
-          index.summation == Summation::Double
-              ? group_score(request, ensemble, index, index.prefix_double, group, y_hat, result.baseline, scratch)
-              : group_score(request, ensemble, index, index.prefix_float, group, y_hat, result.baseline, scratch);
+      const std::span<double> drops = result.drops_of(group, request.repeats);
+      if (index.summation == Summation::Double) {
+        group_drops(request, ensemble, index, index.prefix_double, group, y_hat, result.baseline, scratch, drops);
+      } else {
+        group_drops(request, ensemble, index, index.prefix_float, group, y_hat, result.baseline, scratch, drops);
+      }
     }
   }
+  finish_scores(result, request.repeats);
   return result;
 }
 

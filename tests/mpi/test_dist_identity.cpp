@@ -138,3 +138,29 @@ BOOST_AUTO_TEST_CASE(binary_targets_with_auc_and_log_loss) {
   boosted.estimator.gbm.n_estimators = 20;
   check_job(boosted);
 }
+
+// Issue 16: both calibrated nulls give the same result at every rank count. With G = 1 every rank beyond the
+// coordinator is in one group, so the arm's importance blocks are split across members and each member scores the
+// shadows beside its block; online mode exercises a period's shadows.
+BOOST_AUTO_TEST_CASE(shadow_and_paired_nulls_offline_and_online) {
+  JobConfig shadow = offline_job("random_forest");
+  shadow.estimator.random_forest.n_estimators = 15;
+  shadow.estimator.random_forest.max_depth = 5;
+  shadow.reward.null = RewardNull::Shadow;
+  shadow.reward.shadow_quantile = 0.8;
+  check_job(shadow);
+  JobConfig paired = offline_job("gbm");
+  paired.estimator.gbm.n_estimators = 20;
+  paired.data.periods = 2;
+  paired.bandit.mode = Mode::Online;
+  paired.bandit.iterations_per_period = 2;
+  paired.reward.rule = RewardRule::Relative;
+  paired.reward.null = RewardNull::Paired;
+  paired.reward.alpha = 0.1;
+  check_job(paired);
+  JobConfig online_shadow = paired;
+  online_shadow.reward.null = RewardNull::Shadow;
+  online_shadow.reward.alpha = 0.05;
+  online_shadow.reward.shadows = 3;
+  check_job(online_shadow);
+}

@@ -62,6 +62,12 @@ void visit(RewardConfig& c, V& v) {
   v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
   v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
   v("groups", c.groups, text("bundles of feature names permuted together"));
+  v("null", c.null,
+    text("none (paper 000) | shadow (also beat row-permuted shadow columns) | paired (also pass a one-sided t-test "
+         "over the B drops); docs/null.md"));
+  v("shadows", c.shadows, range(0, 100000, "shadow: shadow columns per evaluation (0 = max(5, ceil(|S|/2)))"));
+  v("shadow_quantile", c.shadow_quantile, range(0, 1, "shadow: quantile of the shadow drops to beat (1 = max)"));
+  v("alpha", c.alpha, above(0, 0.5, "paired: level of the one-sided t-test over the B permutation drops"));
 }
 
 template <class V>

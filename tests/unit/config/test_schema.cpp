@@ -238,3 +238,22 @@ BOOST_AUTO_TEST_CASE(a_bad_set_value_is_blamed_on_set_not_the_file) {
   // A bad value in the file itself still names the file.
   BOOST_TEST(contains(error_of("[bandit]\niterations = 0\n"), "job.toml: bandit.iterations = 0 is out of range"));
 }
+
+// Issue 16: reward.null and its keys.
+BOOST_AUTO_TEST_CASE(reward_null_keys_are_parsed_and_checked) {
+  const JobConfig job = parse_job("[reward]\nnull = \"shadow\"\nshadows = 7\nshadow_quantile = 0.9\n", "job.toml");
+  BOOST_TEST(name_of(job.reward.null) == "shadow");
+  BOOST_TEST(job.reward.shadows == 7);
+  BOOST_TEST(job.reward.shadow_quantile == 0.9);
+  BOOST_TEST(name_of(parse_job("", "job.toml").reward.null) == "none");
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"boruta\"\n"), "reward.null"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nrule = \"bernoulli\"\n"),
+                      "reward.null = \"shadow\" needs reward.rule = \"absolute\" or \"relative\" (got \"bernoulli\")"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"paired\"\nrepeats = 1\n"), "needs reward.repeats >= 2 (got 1)"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"paired\"\nalpha = 0.7\n"), "reward.alpha"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"paired\"\nalpha = 0\n"), "reward.alpha"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nshadow_quantile = 1.5\n"), "reward.shadow_quantile"));
+  BOOST_TEST(contains(error_of("[reward]\nshadows = 4\n"), "need reward.null"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nalpha = 0.1\n"), "reward.alpha is used by"));
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"paired\"\nshadows = 3\n"), "reward.shadows"));
+}

@@ -82,7 +82,26 @@ ImportanceResult check_against_generic(const Model& model, const Matrix& X, cons
       }
     }
   }
+  // Every repeat's drop (reward.null = "paired" tests them) agrees as the means do, and the mean is their average.
+  BOOST_REQUIRE(fast.drops.size() == slow.drops.size());
+  for (std::size_t k = 0; k < fast.drops.size(); ++k) {
+    const double a = fast.drops[k], b = slow.drops[k];
+    BOOST_TEST_CONTEXT("drop " << k << " fast " << a << " generic " << b) {
+      if (exact) {
+        BOOST_TEST(a == b);
+      } else {
+        BOOST_TEST(std::abs(a - b) <= std::max(1e-12, 1e-9 * std::abs(b)));
+      }
+    }
+  }
+  const int repeats = static_cast<int>(fast.drops.size() / groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    double total = 0.0;
+    for (double d : fast.drops_of(g, repeats)) total += d;
+    BOOST_TEST(fast.scores[g] == total / repeats);
+  }
   BOOST_TEST(fast.scores == fast2.scores);  // thread-count independent, bit for bit
+  BOOST_TEST(fast.drops == fast2.drops);
   return fast;
 }
 
