@@ -109,7 +109,9 @@ struct RewardConfig {
   std::vector<std::vector<std::string>> groups;
   /// The calibrated null a reward must also beat (importance/reward.hpp); None is paper 000's rule byte for byte.
   RewardNull null = RewardNull::None;
-  int shadows = 0;               ///< "shadow": shadow columns per evaluation; 0 = max(5, ⌈|S|/2⌉)
+  /// "shadow": shadow columns per evaluation. 19: a noise column exchangeable with its shadows beats all of them
+  /// with probability 1/20 = 5% (docs/null.md).
+  int shadows = 19;
   double shadow_quantile = 1.0;  ///< "shadow": a real drop must exceed this quantile of the shadow drops (1 = max)
   double alpha = 0.05;           ///< "paired": level of the one-sided t-test over the B drops
 };

@@ -277,7 +277,7 @@ void validate_bandit_sections(const JobConfig& job) {
 
 void validate_reward_null(const RewardConfig& reward) {
   if (reward.null == RewardNull::None) {
-    if (reward.shadows != 0 || reward.shadow_quantile != 1.0 || reward.alpha != 0.05)
+    if (reward.shadows != RewardConfig{}.shadows || reward.shadow_quantile != 1.0 || reward.alpha != 0.05)
       throw ConfigError("reward.shadows, reward.shadow_quantile and reward.alpha need reward.null = \"shadow\" or "
                         "\"paired\" (reward.null is \"none\")");
     return;
@@ -291,7 +291,7 @@ void validate_reward_null(const RewardConfig& reward) {
                       std::to_string(reward.repeats) + ")");
   if (reward.null == RewardNull::Shadow && reward.alpha != 0.05)
     throw ConfigError("reward.alpha is used by reward.null = \"paired\", not \"shadow\"");
-  if (reward.null == RewardNull::Paired && (reward.shadows != 0 || reward.shadow_quantile != 1.0))
+  if (reward.null == RewardNull::Paired && (reward.shadows != RewardConfig{}.shadows || reward.shadow_quantile != 1.0))
     throw ConfigError("reward.shadows and reward.shadow_quantile are used by reward.null = \"shadow\", not \"paired\"");
 }
 

@@ -54,8 +54,7 @@ EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vec
 
 std::size_t shadow_count(std::size_t arm_size, const RewardConfig& reward) {
   if (reward.null != RewardNull::Shadow || arm_size == 0) return 0;
-  if (reward.shadows > 0) return static_cast<std::size_t>(reward.shadows);
-  return std::max<std::size_t>(5, (arm_size + 1) / 2);
+  return static_cast<std::size_t>(reward.shadows);
 }
 
 ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfig& reward, std::uint64_t seed,

@@ -51,7 +51,8 @@ struct ShadowPlan {
 inline constexpr std::uint64_t kShadowSourceStream = std::uint64_t{1} << 40;
 /// Permutation-importance stream id of shadow j: kShadowStreamBase + j, above every feature id.
 inline constexpr std::uint64_t kShadowStreamBase = std::uint64_t{1} << 32;
-/// How many shadow columns an arm of `arm_size` features carries (0 unless reward.null = "shadow").
+/// How many shadow columns an arm of `arm_size` features carries: reward.shadows, or 0 unless reward.null =
+/// "shadow" and the arm has features.
 std::size_t shadow_count(std::size_t arm_size, const RewardConfig& reward);
 ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfig& reward, std::uint64_t seed,
                             std::uint64_t round, std::uint64_t slot);

@@ -65,7 +65,7 @@ void visit(RewardConfig& c, V& v) {
   v("null", c.null,
     text("none (paper 000) | shadow (also beat row-permuted shadow columns) | paired (also pass a one-sided t-test "
          "over the B drops); docs/null.md"));
-  v("shadows", c.shadows, range(0, 100000, "shadow: shadow columns per evaluation (0 = max(5, ceil(|S|/2)))"));
+  v("shadows", c.shadows, range(1, 100000, "shadow: shadow columns per evaluation (19: noise beats all with p = 5%)"));
   v("shadow_quantile", c.shadow_quantile, range(0, 1, "shadow: quantile of the shadow drops to beat (1 = max)"));
   v("alpha", c.alpha, above(0, 0.5, "paired: level of the one-sided t-test over the B permutation drops"));
 }

@@ -246,6 +246,8 @@ BOOST_AUTO_TEST_CASE(reward_null_keys_are_parsed_and_checked) {
   BOOST_TEST(job.reward.shadows == 7);
   BOOST_TEST(job.reward.shadow_quantile == 0.9);
   BOOST_TEST(name_of(parse_job("", "job.toml").reward.null) == "none");
+  BOOST_TEST(parse_job("", "job.toml").reward.shadows == 19);
+  BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nshadows = 0\n"), "reward.shadows"));
   BOOST_TEST(contains(error_of("[reward]\nnull = \"boruta\"\n"), "reward.null"));
   BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nrule = \"bernoulli\"\n"),
                       "reward.null = \"shadow\" needs reward.rule = \"absolute\" or \"relative\" (got \"bernoulli\")"));

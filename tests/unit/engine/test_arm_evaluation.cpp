@@ -101,11 +101,10 @@ BOOST_AUTO_TEST_CASE(shadow_plan_copies_arm_features_with_their_rows_shuffled) {
   BOOST_TEST(shadow_count(8, reward) == 0u);  // reward.null = "none"
   reward.null = RewardNull::Shadow;
   BOOST_TEST(shadow_count(0, reward) == 0u);
-  BOOST_TEST(shadow_count(3, reward) == 5u);   // max(5, ⌈3/2⌉)
-  BOOST_TEST(shadow_count(15, reward) == 8u);  // ⌈15/2⌉
-  reward.shadows = 3;
-  BOOST_TEST(shadow_count(15, reward) == 3u);
-  reward.shadows = 0;
+  BOOST_TEST(shadow_count(3, reward) == 19u);  // the default, whatever the arm's size
+  BOOST_TEST(shadow_count(150, reward) == 19u);
+  reward.shadows = 5;
+  BOOST_TEST(shadow_count(15, reward) == 5u);
   const FeatureSet arm{2, 7, 9};
   const ShadowPlan plan = make_shadow_plan(50, arm, reward, 4, 6, 1);
   BOOST_REQUIRE(plan.source.size() == 5u);
