@@ -278,8 +278,9 @@ void validate_bandit_sections(const JobConfig& job) {
 void validate_reward_null(const RewardConfig& reward) {
   if (reward.null == RewardNull::None) {
     if (reward.shadows != RewardConfig{}.shadows || reward.shadow_quantile != 1.0 || reward.alpha != 0.05)
-      throw ConfigError("reward.shadows, reward.shadow_quantile and reward.alpha need reward.null = \"shadow\" or "
-                        "\"paired\" (reward.null is \"none\")");
+      throw ConfigError(
+          "reward.shadows, reward.shadow_quantile and reward.alpha need reward.null = \"shadow\" or "
+          "\"paired\" (reward.null is \"none\")");
     return;
   }
   const std::string null_name(name_of(reward.null));

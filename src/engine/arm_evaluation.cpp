@@ -204,8 +204,7 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   }
   for (std::size_t g = plan.shadow_begin; g < plan.groups.size(); ++g)
     null.shadow_scores.push_back(importance.scores[block_index_of_group[g]]);
-  out.rewards =
-      rewards_from_scores(settings.reward, out.scores, out.test_score, features, seed, round, slot, null);
+  out.rewards = rewards_from_scores(settings.reward, out.scores, out.test_score, features, seed, round, slot, null);
   out.importance_seconds = seconds_since(start);
   return out;
 }

@@ -95,9 +95,9 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                            std::uint64_t slot);
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings);
-/// Expected cost of scoring each arm group of `plan` (the shadows excluded) with `model` (for balancing blocks across a group's members): tree
-/// ensembles — 1 + the number of nodes splitting on the group's columns (an unused column costs nothing on the fast
-/// path); linear — 1 + 100·(non-zero coefficient); others — 1 (one batched re-prediction each).
+/// Expected cost of scoring each arm group of `plan` (the shadows excluded) with `model` (for balancing blocks across a
+/// group's members): tree ensembles — 1 + the number of nodes splitting on the group's columns (an unused column costs
+/// nothing on the fast path); linear — 1 + 100·(non-zero coefficient); others — 1 (one batched re-prediction each).
 std::vector<double> importance_costs(const Model& model, const ImportancePlan& plan);
 /// Scores the groups `block` (indices of arm groups in plan.groups) and the shadow groups, and turns the scores of
 /// the block's columns into rewards.

@@ -43,8 +43,7 @@ struct NullEvidence {
 /// (seed, round, slot, Reward, feature)). `null` is read only when config.null is not None.
 std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const std::vector<double>& scores,
                                               double test_score, const FeatureSet& features, std::uint64_t seed,
-                                              std::uint64_t round, std::uint64_t slot,
-                                              const NullEvidence& null = {});
+                                              std::uint64_t round, std::uint64_t slot, const NullEvidence& null = {});
 
 /// The bar of the shadow null: the ⌈q·m⌉-th smallest shadow score (q = 0: the smallest). Needs m ≥ 1.
 double shadow_bar(std::vector<double> shadow_scores, double quantile);

@@ -262,10 +262,11 @@ void single_changes(const TreeIndex& index, const Matrix& X, Index c, const std:
   scratch.touched_count = count;
 }
 
-/// The B metric drops of one group (into `drops`, left at 0 when no test row's path reads the group). For each affected row and tree, the nodes of the original
-/// path that split on the group are checked in path order; the permuted row follows the original path until the
-/// first of them where its decision differs, and only from there is it walked down to its new leaf. The part of
-/// that walk that reads only the row's own columns is done once per entry and remembered (memo) for later repeats.
+/// The B metric drops of one group (into `drops`, left at 0 when no test row's path reads the group). For each affected
+/// row and tree, the nodes of the original path that split on the group are checked in path order; the permuted row
+/// follows the original path until the first of them where its decision differs, and only from there is it walked down
+/// to its new leaf. The part of that walk that reads only the row's own columns is done once per entry and remembered
+/// (memo) for later repeats.
 template <class Acc, bool Strict, bool Single>
 void group_drops(const ImportanceRequest& request, const TreeEnsemble& ensemble, const TreeIndex& index,
                  const std::vector<Acc>& prefix, std::size_t group, const Vector& y_hat, double baseline,

@@ -137,7 +137,8 @@ BOOST_AUTO_TEST_CASE(shadow_columns_are_the_source_column_over_shuffled_rows) {
   const ShadowPlan plan = make_shadow_plan(data.rows(), arm, job.reward, 3, 2, 0);
   for (std::size_t j = 0; j < 4; ++j) {
     std::vector<float> shadow, source;
-    for (Index i = 0; i < arm_data.X_train.rows(); ++i) shadow.push_back(arm_data.X_train(i, 2 + static_cast<Index>(j)));
+    for (Index i = 0; i < arm_data.X_train.rows(); ++i)
+      shadow.push_back(arm_data.X_train(i, 2 + static_cast<Index>(j)));
     for (Index i = 0; i < arm_data.X_test.rows(); ++i) shadow.push_back(arm_data.X_test(i, 2 + static_cast<Index>(j)));
     for (Index i = 0; i < data.rows(); ++i) source.push_back(data.X(i, plan.source[j]));
     std::sort(shadow.begin(), shadow.end());

@@ -89,6 +89,17 @@ BOOST_AUTO_TEST_CASE(an_online_run_resumed_mid_period_and_mid_pass_equals_the_un
   for (int stop_after : {2, 3, 13, 20}) check_resume_equals_uninterrupted(online_job(), stop_after);
 }
 
+// Issue 16: the calibrated nulls keep no state of their own, so a resumed run equals the uninterrupted one.
+BOOST_AUTO_TEST_CASE(runs_with_a_calibrated_null_resume_exactly) {
+  JobConfig shadow = offline_job();
+  shadow.reward.null = RewardNull::Shadow;
+  shadow.reward.shadows = 4;
+  check_resume_equals_uninterrupted(shadow, 5);
+  JobConfig paired = online_job();
+  paired.reward.null = RewardNull::Paired;
+  check_resume_equals_uninterrupted(paired, 3);
+}
+
 BOOST_AUTO_TEST_CASE(periodic_checkpoints_are_written_atomically) {
   TempDir dir;
   Context context;

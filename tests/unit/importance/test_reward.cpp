@@ -83,18 +83,18 @@ BOOST_AUTO_TEST_CASE(paired_null_is_the_one_sided_prediction_t_test_of_the_heade
   BOOST_TEST(std::abs(t_critical(3, 0.05) - 2.3533634348018264) < 1e-9);
   // drops (0.02, 0.04, 0.03, 0.05): mean 0.035, s = sqrt(0.0005/3), t = 0.035 / (s·sqrt(1 + 1/4)) = 2.42487
   const std::vector<double> drops{0.02, 0.04, 0.03, 0.05};
-  BOOST_TEST(paired_test_rejects(drops, t_critical(3, 0.05)));     // 2.42487 > 2.35336
-  BOOST_TEST(!paired_test_rejects(drops, t_critical(3, 0.025)));   // 2.42487 < 3.18245
-  BOOST_TEST(!paired_test_rejects(drops, 2.4249));                 // just above t
-  BOOST_TEST(paired_test_rejects(drops, 2.4248));                  // just below t
-  BOOST_TEST(paired_test_rejects(std::vector<double>{0.2, 0.2}, 100.0));   // s = 0, positive mean
-  BOOST_TEST(!paired_test_rejects(std::vector<double>{0.0, 0.0}, -1.0));   // B exact zeros never pass
+  BOOST_TEST(paired_test_rejects(drops, t_critical(3, 0.05)));            // 2.42487 > 2.35336
+  BOOST_TEST(!paired_test_rejects(drops, t_critical(3, 0.025)));          // 2.42487 < 3.18245
+  BOOST_TEST(!paired_test_rejects(drops, 2.4249));                        // just above t
+  BOOST_TEST(paired_test_rejects(drops, 2.4248));                         // just below t
+  BOOST_TEST(paired_test_rejects(std::vector<double>{0.2, 0.2}, 100.0));  // s = 0, positive mean
+  BOOST_TEST(!paired_test_rejects(std::vector<double>{0.0, 0.0}, -1.0));  // B exact zeros never pass
   BOOST_TEST(!paired_test_rejects(std::vector<double>{-0.1, -0.1}, -5.0));
 
   NullEvidence null;
   null.repeats = 4;
-  null.drops = {0.02, 0.04, 0.03, 0.05,    // passes the test, mean 0.035 ≥ nu
-                0.5, -0.4, 0.45, -0.35,    // mean 0.05 ≥ nu, but t = 0.09: fails the test
+  null.drops = {0.02,  0.04,  0.03,  0.05,    // passes the test, mean 0.035 ≥ nu
+                0.5,   -0.4,  0.45,  -0.35,   // mean 0.05 ≥ nu, but t = 0.09: fails the test
                 0.003, 0.004, 0.003, 0.004};  // passes the test (t = 5.4), mean 0.0035 < nu
   RewardConfig paired = with_null("absolute", 0.01, RewardNull::Paired);
   BOOST_TEST((rewards_from_scores(paired, {0.035, 0.05, 0.0035}, 0.5, {0, 1, 2}, 1, 1, 0, null) ==
