@@ -11,7 +11,6 @@
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
-#include "engine/round_driver.hpp"  // differing_keys
 
 namespace bfs::first {
 namespace {
@@ -41,9 +40,7 @@ void write_file(const FirstCheckpoint& checkpoint, const std::string& tmp) {
   const hid_t root = file.get();
   write_attr(root, "kind", std::string(kKind));
   write_attr(root, "method", std::string("first"));
-  write_attr(root, "job", checkpoint.job_text);
-  write_attr(root, "resume_job_hash", checkpoint.job_hash);
-  write_attr(root, "resume_data_fingerprint", checkpoint.data_fingerprint);
+  methods::write_resume_key(root, checkpoint.key);
   write_attr(root, "step", s.step);
   write_1d(root, "forward", to_int64(s.forward));
   write_1d(root, "forward_explained", s.explained);
@@ -64,9 +61,7 @@ FirstCheckpoint read_first_checkpoint(const std::string& path) {
   if (!reader.has_attr("kind") || reader.string_attr("kind") != kKind)
     reader.fail("not a FIRST checkpoint (another method's, or not a checkpoint); cannot --resume from it");
   FirstCheckpoint checkpoint;
-  checkpoint.job_text = reader.string_attr("job");
-  checkpoint.job_hash = reader.string_attr("resume_job_hash");
-  checkpoint.data_fingerprint = reader.string_attr("resume_data_fingerprint");
+  checkpoint.key = methods::read_resume_key(reader);
   ForwardState& s = checkpoint.state;
   s.step = reader.attr<std::int32_t>("step");
   s.forward = to_indices(reader.read_1d<std::int64_t>("forward"), reader, "forward");
@@ -76,18 +71,6 @@ FirstCheckpoint read_first_checkpoint(const std::string& path) {
     reader.fail(bfs::detail::concat("inconsistent state: step ", s.step, ", ", s.forward.size(), " forward features, ",
                                     s.explained.size(), " explained variances"));
   return checkpoint;
-}
-
-void check_resumable(const FirstCheckpoint& checkpoint, const std::string& path, const std::string& job_hash,
-                     const std::string& data_fingerprint, const std::string& job_text) {
-  if (checkpoint.job_hash != job_hash)
-    throw InputError(path + " was written by a different job: " + differing_keys(checkpoint.job_text, job_text) +
-                     "; refusing to resume. Resume with the same job and --set overrides (the checkpoint's job is "
-                     "its 'job' attribute), or start over with --force, which deletes the checkpoint.");
-  if (checkpoint.data_fingerprint != data_fingerprint)
-    throw InputError(path +
-                     " was written for different data (source, shape or feature names differ); refusing to "
-                     "resume.");
 }
 
 std::string serialize(const ForwardState& state) {

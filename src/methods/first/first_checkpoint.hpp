@@ -6,14 +6,13 @@
 // only subsets of A, far fewer estimates than a forward step).
 #include <string>
 
+#include "methods/common/checkpointing.hpp"
 #include "methods/first/first.hpp"
 
 namespace bfs::first {
 
 struct FirstCheckpoint {
-  std::string job_text;          ///< the job's canonical text (a refusal names the keys that differ)
-  std::string job_hash;          ///< engine's job_hash: the keys that decide the numbers
-  std::string data_fingerprint;  ///< source description, shape and feature names
+  methods::ResumeKey key;  ///< the job and data it belongs to (methods/common/checkpointing.hpp)
   ForwardState state;
 };
 
@@ -21,9 +20,6 @@ struct FirstCheckpoint {
 void write_first_checkpoint(const std::string& path, const FirstCheckpoint& checkpoint);
 /// Reads it; InputError naming the file for a missing, corrupt or other method's checkpoint.
 FirstCheckpoint read_first_checkpoint(const std::string& path);
-/// InputError when the checkpoint is another job's (naming the keys that differ) or other data's.
-void check_resumable(const FirstCheckpoint& checkpoint, const std::string& path, const std::string& job_hash,
-                     const std::string& data_fingerprint, const std::string& job_text);
 
 /// The state as bytes (a broadcast from rank 0 to the others) and back.
 std::string serialize(const ForwardState& state);

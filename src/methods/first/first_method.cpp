@@ -119,7 +119,7 @@ class Checkpointing {
     if (run_.comm.rank() == 0) {
       const std::string& path = run_.control.checkpoint_path;
       const first::FirstCheckpoint checkpoint = first::read_first_checkpoint(path);
-      first::check_resumable(checkpoint, path, hash_, fingerprint_, run_.job_text);
+      methods::check_resumable(checkpoint.key, path, {run_.job_text, hash_, fingerprint_});
       if (run_.context.log)
         run_.context.log->info("resuming from {} after forward step {}", path, checkpoint.state.step);
       bytes = first::serialize(checkpoint.state);
@@ -133,17 +133,10 @@ class Checkpointing {
 
  private:
   bool after_step(const first::ForwardState& state) const {
-    const RunControl& control = run_.control;
-    bool stop = false;
-    if (run_.comm.rank() == 0) {
-      report_progress(state);
-      stop = control.stop_requested && control.stop_requested();
-      const bool periodic = control.checkpoint_every > 0 && state.step % control.checkpoint_every == 0;
-      if ((stop || periodic) && !control.checkpoint_path.empty())
-        first::write_first_checkpoint(control.checkpoint_path, {run_.job_text, hash_, fingerprint_, state});
-    }
-    if (run_.comm.size() > 1) stop = run_.comm.broadcast(stop ? "1" : "0", 0) == "1";
-    return stop;
+    if (run_.comm.rank() == 0) report_progress(state);
+    return methods::stop_after_round(run_, state.step, [&] {
+      first::write_first_checkpoint(run_.control.checkpoint_path, {{run_.job_text, hash_, fingerprint_}, state});
+    });
   }
   void report_progress(const first::ForwardState& state) const {
     if (!run_.on_round) return;

@@ -10,15 +10,22 @@
 // grave_count [p], on_path [p] (summary.csv columns), path, path_visits, path_mean, stop_grave [p + 1], and per
 // iteration reward and final_size.
 //
-// Not built yet (issue 14): checkpoints and resume, `banditfs evaluate`, the svm estimator, simulate madelon-like.
+// Checkpoints (fuse_checkpoint.hpp): rank 0 writes the rewards so far every run.checkpoint_every rounds and on a stop
+// signal; --resume replays the done rounds with them.
+//
+// Not built yet (issue 14): `banditfs evaluate`, the svm estimator.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
+#include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "engine/coordinator_state.hpp"  // truth_metrics
 #include "engine/data_sources.hpp"
+#include "engine/local_runner.hpp"  // job_hash
+#include "engine/round_driver.hpp"  // describe_source
+#include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
 #include "methods/fuse/selection.hpp"
@@ -55,20 +62,65 @@ void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, c
                      std::to_string(set.rows) + " rows of " + origin);
 }
 
-/// What the search leaves: the tree and each iteration's reward and final-set size.
+/// What the search leaves: the tree and each iteration's reward and final-set size; `interrupted` when a stop
+/// request ended it after `reward.size()` iterations (their rewards are in the checkpoint).
 struct SearchOutcome {
   std::vector<double> reward;
   std::vector<std::int32_t> final_size;
+  bool interrupted = false;
+};
+
+/// Checkpoints and resume around the search's rounds (rank 0 reads and writes; the rewards to replay are broadcast).
+class Checkpointing {
+ public:
+  Checkpointing(const MethodRun& run, std::string fingerprint)
+      : run_(run), key_{run.job_text, job_hash(run.job), std::move(fingerprint)} {}
+
+  /// The rewards of the rounds to replay: empty, or the checkpoint's on --resume (the same on every rank).
+  std::vector<double> replay(std::uint64_t total, std::uint64_t batch) const {
+    if (!run_.control.resume) return {};
+    std::string bytes;
+    if (run_.comm.rank() == 0) {
+      const std::string& path = run_.control.checkpoint_path;
+      fuse::FuseCheckpoint checkpoint = fuse::read_fuse_checkpoint(path);
+      methods::check_resumable(checkpoint.key, path, key_);
+      const std::uint64_t done = checkpoint.reward.size();
+      if (done > total || (done % batch != 0 && done != total))
+        throw InputError(path + " holds " + std::to_string(done) + " iterations, not whole rounds of method.batch = " +
+                         std::to_string(batch) + " within method.iterations = " + std::to_string(total));
+      if (run_.context.log) run_.context.log->info("resuming from {} after iteration {}", path, done);
+      ByteWriter w;
+      w.put_vector(checkpoint.reward);
+      bytes = w.take();
+    }
+    const std::string received = run_.comm.broadcast(bytes, 0);  // ByteReader views it: keep it alive
+    ByteReader r(received, "FUSE checkpoint rewards");
+    std::vector<double> rewards = r.get_vector<double>();
+    r.finish();
+    return rewards;
+  }
+
+  /// After each computed round: true when the run must stop (the checkpoint then holds `rewards`).
+  bool stop_after(std::int64_t round, const std::vector<double>& rewards) const {
+    return methods::stop_after_round(run_, round, [&] {
+      fuse::write_fuse_checkpoint(run_.control.checkpoint_path, {key_, rewards});
+    });
+  }
+
+ private:
+  const MethodRun& run_;
+  methods::ResumeKey key_;
 };
 
 SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const fuse::KnnReward& reward,
-                     fuse::Tree& tree) {
+                     fuse::Tree& tree, const Checkpointing& checkpointing) {
   const fuse::SearchSettings settings = fuse::search_settings(params);
   const auto total = static_cast<std::uint64_t>(params.iterations);
   const auto batch = static_cast<std::uint64_t>(params.batch);
   const auto p = static_cast<std::int32_t>(reward.data().cols);
   const std::uint64_t seed = run.context.seed;
   SearchOutcome out;
+  const std::vector<double> replay = checkpointing.replay(total, batch);
   std::vector<fuse::Descent> descents;
   for (std::uint64_t first = 0; first < total; first += batch) {
     const std::uint64_t count = std::min(batch, total - first);
@@ -84,12 +136,18 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
       }
       descents.push_back(std::move(descent));
     }
-    const auto values = run.executor.map(count, [&](std::size_t slot) {
-      Rng rng = Rng::stream(seed, first + slot, 0, Purpose::Subsample);
-      const auto validation =
-          fuse::stratified_subsample(reward.data().labels, static_cast<std::size_t>(params.reward_subsample), rng);
-      return std::vector<double>{reward.value(descents[slot].features, validation)};
-    });
+    const bool replayed = first + count <= replay.size();  // a resumed run's done round: its rewards are known
+    std::vector<std::vector<double>> values;
+    if (replayed) {
+      for (std::uint64_t slot = 0; slot < count; ++slot) values.push_back({replay[first + slot]});
+    } else {
+      values = run.executor.map(count, [&](std::size_t slot) {
+        Rng rng = Rng::stream(seed, first + slot, 0, Purpose::Subsample);
+        const auto validation =
+            fuse::stratified_subsample(reward.data().labels, static_cast<std::size_t>(params.reward_subsample), rng);
+        return std::vector<double>{reward.value(descents[slot].features, validation)};
+      });
+    }
     for (std::uint64_t slot = 0; slot < count; ++slot) {
       const fuse::Descent& descent = descents[slot];
       const double v = values[slot][0];
@@ -102,6 +160,7 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
       out.reward.push_back(v);
       out.final_size.push_back(static_cast<std::int32_t>(descent.features.size()));
     }
+    if (replayed) continue;
     if (run.on_round && run.comm.rank() == 0) {
       RoundReport report;
       report.round = static_cast<std::int32_t>(first + count);
@@ -110,6 +169,10 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
       report.test_score = values.back()[0];
       report.arm_size = descents.back().features.size();
       run.on_round(report);
+    }
+    if (first + count < total && checkpointing.stop_after(static_cast<std::int64_t>(first / batch + 1), out.reward)) {
+      out.interrupted = true;
+      return out;
     }
   }
   return out;
@@ -209,8 +272,16 @@ class FuseMethod final : public Method {
     check_sizes(params, set, source->describe());
     const fuse::KnnReward reward(std::move(set), params.k);
     fuse::Tree tree(static_cast<std::int32_t>(data.cols()));
-    SearchOutcome outcome = search(run, params, reward, tree);
+    const Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
+    SearchOutcome outcome = search(run, params, reward, tree, checkpointing);
     if (run.comm.rank() != 0) return std::nullopt;
+    if (outcome.interrupted) {
+      MethodResult stopped;
+      stopped.method = "fuse";
+      stopped.stop_reason = "interrupted after iteration " + std::to_string(outcome.reward.size()) + " (checkpoint " +
+                            run.control.checkpoint_path + ")";
+      return stopped;
+    }
     MethodResult result = make_result(run, data, params, tree, std::move(outcome));
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
     return result;

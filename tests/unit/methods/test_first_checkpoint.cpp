@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(a_resumed_run_equals_an_uninterrupted_one) {
         BOOST_TEST(cut.psi.empty());
 
         ScratchFile file;
-        write_first_checkpoint(file.path.string(), {"job text", "hash", "data", saved});
+        write_first_checkpoint(file.path.string(), {{"job text", "hash", "data"}, saved});
         const FirstCheckpoint read = read_first_checkpoint(file.path.string());
         BOOST_TEST(read.state.step == saved.step);
         BOOST_TEST(read.state.forward == saved.forward);
@@ -93,17 +93,17 @@ BOOST_AUTO_TEST_CASE(a_resumed_run_equals_an_uninterrupted_one) {
 }
 
 BOOST_AUTO_TEST_CASE(another_jobs_or_datas_checkpoint_is_refused) {
-  const FirstCheckpoint checkpoint{"[method]\nname = \"first\"\ninner_samples = 2\n", "h1", "d1", {}};
-  check_resumable(checkpoint, "ck.h5", "h1", "d1", "");  // the same job and data: accepted
+  const methods::ResumeKey saved{"[method]\nname = \"first\"\ninner_samples = 2\n", "h1", "d1"};
+  methods::check_resumable(saved, "ck.h5", {"", "h1", "d1"});  // the same job and data: accepted
   try {
-    check_resumable(checkpoint, "ck.h5", "h2", "d1", "[method]\nname = \"first\"\ninner_samples = 3\n");
+    methods::check_resumable(saved, "ck.h5", {"[method]\nname = \"first\"\ninner_samples = 3\n", "h2", "d1"});
     BOOST_FAIL("another job's checkpoint was accepted");
   } catch (const InputError& e) {
     const std::string what = e.what();
     BOOST_TEST(what.find("ck.h5 was written by a different job") != std::string::npos);
     BOOST_TEST(what.find("method.inner_samples (checkpoint 2, this job 3)") != std::string::npos, what);
   }
-  BOOST_CHECK_THROW(check_resumable(checkpoint, "ck.h5", "h1", "d2", ""), InputError);
+  BOOST_CHECK_THROW(methods::check_resumable(saved, "ck.h5", {"", "h1", "d2"}), InputError);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_first_checkpoint_is_refused) {
