@@ -21,6 +21,13 @@ add_library(banditfs::xgboost UNKNOWN IMPORTED)
 set_target_properties(banditfs::xgboost PROPERTIES IMPORTED_LOCATION "${XGBOOST_LIBRARY}"
                       INTERFACE_INCLUDE_DIRECTORIES "${XGBOOST_INCLUDE_DIR}")
 
+# Debian's libsvm-dev (the svm estimator, issue 14) ships no CMake config either: <libsvm/svm.h> and libsvm.so.
+find_path(LIBSVM_INCLUDE_DIR libsvm/svm.h REQUIRED)
+find_library(LIBSVM_LIBRARY NAMES svm REQUIRED)
+add_library(banditfs::libsvm UNKNOWN IMPORTED)
+set_target_properties(banditfs::libsvm PROPERTIES IMPORTED_LOCATION "${LIBSVM_LIBRARY}"
+                      INTERFACE_INCLUDE_DIRECTORIES "${LIBSVM_INCLUDE_DIR}")
+
 # Open MPI + Boost.MPI for src/dist (DESIGN §3). FindMPI's MPIEXEC_MAX_NUMPROCS is this machine's core count; the
 # MPI tests pass their rank counts explicitly.
 if(BANDITFS_WITH_MPI)

@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config
   libeigen3-dev libhdf5-dev hdf5-tools
-  libxgboost-dev xgboost
+  libxgboost-dev xgboost libsvm-dev
   libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev libnanoflann-dev
   libboost-test-dev
   openmpi-bin libopenmpi-dev libboost-mpi-dev

@@ -70,13 +70,22 @@ struct MlpParams {
   double tol = 1e-4;
 };
 
+/// Gaussian-kernel SVM classifier (libsvm's C-SVC; paper 001 §7.1's learner), binary targets only. C and γ are
+/// chosen by k-fold CV on the training rows from C ∈ 2^{−1,1,3,5,7} and γ ∈ 2^{−2,0,2}/d unless set (0 = CV).
+struct SvmParams {
+  double c = 0.0;      ///< C; 0 = CV over the grid
+  double gamma = 0.0;  ///< γ of K(x, x') = exp(−γ‖x − x'‖²) on standardised columns; 0 = CV over the grid
+  int folds = 5;       ///< CV folds
+};
+
 /// estimator.name: the estimators the registry (estimators/registry.cpp) builds, declared once here.
-enum class EstimatorName { Lasso, RandomForest, Gbm, Mlp };
-constexpr std::array<std::pair<EstimatorName, std::string_view>, 4> enum_table(EstimatorName) {
+enum class EstimatorName { Lasso, RandomForest, Gbm, Mlp, Svm };
+constexpr std::array<std::pair<EstimatorName, std::string_view>, 5> enum_table(EstimatorName) {
   return {{{EstimatorName::Lasso, "lasso"},
            {EstimatorName::RandomForest, "random_forest"},
            {EstimatorName::Gbm, "gbm"},
-           {EstimatorName::Mlp, "mlp"}}};
+           {EstimatorName::Mlp, "mlp"},
+           {EstimatorName::Svm, "svm"}}};
 }
 
 struct EstimatorConfig {
@@ -85,6 +94,7 @@ struct EstimatorConfig {
   RandomForestParams random_forest;
   GbmParams gbm;
   MlpParams mlp;
+  SvmParams svm;
 };
 
 }  // namespace bfs

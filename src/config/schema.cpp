@@ -259,6 +259,9 @@ void validate_bandit_sections(const JobConfig& job) {
   if (job.bandit.tvs_q > 0 && job.bandit.policy != PolicyKind::Tvs)
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
   validate_reward_null(job.reward);
+  if (job.estimator.name == EstimatorName::Svm && job.data.task != Task::Binary)
+    throw ConfigError("estimator.name = \"svm\" needs data.task = \"binary\" (it is a classifier; got \"" +
+                      std::string(name_of(job.data.task)) + "\")");
   const Metric metric = job_metric(job.data, job.reward);
   if (!metric_fits_task(metric, job.data.task))
     throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
@@ -317,6 +320,9 @@ void check_bounds(const GbmParams& params) {
   check_bounds_of(params);
 }
 void check_bounds(const MlpParams& params) {
+  check_bounds_of(params);
+}
+void check_bounds(const SvmParams& params) {
   check_bounds_of(params);
 }
 

@@ -36,6 +36,7 @@ void check_bounds(const LassoParams& params);
 void check_bounds(const RandomForestParams& params);
 void check_bounds(const GbmParams& params);
 void check_bounds(const MlpParams& params);
+void check_bounds(const SvmParams& params);
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
 std::string dump_job(const JobConfig& job);
 /// One line per key: "section.key  (bounds)  description" — `banditfs keys`; each method's keys and sections

@@ -103,6 +103,8 @@ std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task = Tas
 std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task = Task::Regression);
 std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task = Task::Regression);
 std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task = Task::Regression);
+/// Binary only: ConfigError naming data.task for Task::Regression.
+std::unique_ptr<Estimator> make_svm(const SvmParams& params, Task task = Task::Binary);
 
 /// The registry: builds the estimator named by config.name for `task`; ConfigError naming estimator.name otherwise.
 std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression);

@@ -15,6 +15,8 @@ std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task ta
       return make_gbm(config.gbm, task);
     case EstimatorName::Mlp:
       return make_mlp(config.mlp, task);
+    case EstimatorName::Svm:
+      return make_svm(config.svm, task);
   }
   throw InternalError("make_estimator: an EstimatorName without a factory");
 }

@@ -165,6 +165,13 @@ void visit(MlpParams& c, V& v) {
   v("tol", c.tol, range(0, kInf, "minimum validation improvement"));
 }
 
+template <class V>
+void visit(SvmParams& c, V& v) {
+  v("c", c.c, range(0, 1e12, "svm: C (0 = 5-fold CV over 2^-1, 2^1, ..., 2^7)"));
+  v("gamma", c.gamma, range(0, 1e12, "svm: RBF gamma on standardised columns (0 = CV over 2^-2, 1, 2^2, over d)"));
+  v("folds", c.folds, range(2, 100, "svm: CV folds for C and gamma"));
+}
+
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {
@@ -177,6 +184,8 @@ void visit_estimator_params(EstimatorConfig& c, V& v) {
       return visit(c.gbm, v);
     case EstimatorName::Mlp:
       return visit(c.mlp, v);
+    case EstimatorName::Svm:
+      return visit(c.svm, v);
   }
 }
 

@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(an_out_of_range_value_is_named) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_estimator_and_policy_are_named) {
-  BOOST_TEST(contains(error_of("[estimator]\nname = \"svm\"\n"), "estimator.name = \"svm\""));
+  BOOST_TEST(contains(error_of("[estimator]\nname = \"knn\"\n"), "estimator.name = \"knn\""));
   BOOST_TEST(contains(error_of("[bandit]\npolicy = \"ucb\"\n"), "bandit.policy = \"ucb\""));
   BOOST_TEST(contains(error_of("[reward]\nrule = \"magic\"\n"), "reward.rule"));
   BOOST_TEST(contains(error_of("[data]\nsource = \"parquet\"\n"),
@@ -258,4 +258,15 @@ BOOST_AUTO_TEST_CASE(reward_null_keys_are_parsed_and_checked) {
   BOOST_TEST(contains(error_of("[reward]\nshadows = 4\n"), "need reward.null"));
   BOOST_TEST(contains(error_of("[reward]\nnull = \"shadow\"\nalpha = 0.1\n"), "reward.alpha is used by"));
   BOOST_TEST(contains(error_of("[reward]\nnull = \"paired\"\nshadows = 3\n"), "reward.shadows"));
+}
+
+BOOST_AUTO_TEST_CASE(svm_keys_and_its_binary_task) {
+  const JobConfig job =
+      parse_job("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nc = 8\nfolds = 3\n", "job.toml");
+  BOOST_TEST(job.estimator.svm.c == 8.0);
+  BOOST_TEST(job.estimator.svm.gamma == 0.0);
+  BOOST_TEST(job.estimator.svm.folds == 3);
+  BOOST_TEST(contains(error_of("[estimator]\nname = \"svm\"\n"), "estimator.name = \"svm\" needs data.task"));
+  BOOST_TEST(contains(error_of("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nfolds = 1\n"),
+                      "estimator.folds"));
 }
