@@ -267,6 +267,6 @@ BOOST_AUTO_TEST_CASE(svm_keys_and_its_binary_task) {
   BOOST_TEST(job.estimator.svm.gamma == 0.0);
   BOOST_TEST(job.estimator.svm.folds == 3);
   BOOST_TEST(contains(error_of("[estimator]\nname = \"svm\"\n"), "estimator.name = \"svm\" needs data.task"));
-  BOOST_TEST(contains(error_of("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nfolds = 1\n"),
-                      "estimator.folds"));
+  BOOST_TEST(
+      contains(error_of("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nfolds = 1\n"), "estimator.folds"));
 }
