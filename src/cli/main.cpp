@@ -13,6 +13,7 @@
 #include <limits>
 #include <thread>
 
+#include "cli/evaluate_command.hpp"
 #include "cli/gkx_commands.hpp"
 #include "cli/gkx_simulate_command.hpp"
 #include "cli/progress.hpp"
@@ -341,6 +342,8 @@ int run_command_line(int argc, char** argv) {
 
   std::function<int()> run_prepare_gkx;
   auto* prepare_gkx = bfs::cli::add_prepare_gkx_command(app, run_prepare_gkx);
+  std::function<int()> run_evaluate;
+  auto* evaluate = bfs::cli::add_evaluate_command(app, run_evaluate);
 
   try {
     app.parse(argc, argv);
@@ -376,6 +379,7 @@ int run_command_line(int argc, char** argv) {
     if (*sim && sim_args.dgp == "madelon-like") return command_simulate_madelon_like(sim_args);
     if (*sim) return command_simulate(sim_args);
     if (*prepare_gkx) return run_prepare_gkx();
+    if (*evaluate) return run_evaluate();
     if (*inspect) {
       // An output directory stands for its result.h5.
       std::error_code ec;

@@ -13,7 +13,7 @@
 // Checkpoints (fuse_checkpoint.hpp): rank 0 writes the rewards so far every run.checkpoint_every rounds and on a stop
 // signal; --resume replays the done rounds with them.
 //
-// Not built yet (issue 14): `banditfs evaluate`, the svm estimator.
+// The learner that judges its rankings is `banditfs evaluate` with the svm estimator (cli/, estimators/).
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -1,0 +1,124 @@
+#include "cli/evaluate_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "core/enum_names.hpp"
+#include "core/error.hpp"
+#include "data/detail/atomic_write.hpp"
+#include "data/hdf5_io.hpp"
+#include "data/labels.hpp"
+#include "estimators/estimator.hpp"
+#include "importance/ranking_evaluation.hpp"
+#include "output/result_io.hpp"
+
+namespace bfs::cli {
+namespace {
+
+struct EvaluateArgs {
+  std::string result;
+  std::string train;
+  std::string test;
+  std::string learner = "svm";
+  std::vector<std::int32_t> sizes = {1, 2, 5, 20};
+  std::optional<double> positive_label;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  std::string out;  ///< empty = stdout
+};
+
+Dataset read_binary(const std::string& path, const std::optional<double>& positive_label) {
+  Dataset data = read_hdf5(path);
+  map_labels(data.y, LabelSpec{Task::Binary, positive_label}, path);
+  return data;
+}
+
+/// The result's features best first, as columns of `train` (matched by name).
+FeatureSet ranking_of(const MethodResult& result, const std::string& result_path, const Dataset& train,
+                      const std::string& train_path) {
+  std::map<std::string, FeatureId> column;
+  for (std::size_t j = 0; j < train.feature_names.size(); ++j)
+    column[train.feature_names[j]] = static_cast<FeatureId>(j);
+  if (result.rank.size() != result.feature_names.size())
+    throw InputError(result_path + ": /rank has " + std::to_string(result.rank.size()) + " entries for " +
+                     std::to_string(result.feature_names.size()) + " features");
+  FeatureSet ranking(result.rank.size(), -1);
+  for (std::size_t f = 0; f < result.rank.size(); ++f) {
+    const std::int32_t r = result.rank[f];
+    if (r < 1 || static_cast<std::size_t>(r) > ranking.size() || ranking[static_cast<std::size_t>(r - 1)] != -1)
+      throw InputError(result_path + ": /rank is not a permutation of 1.." + std::to_string(ranking.size()));
+    const auto it = column.find(result.feature_names[f]);
+    if (it == column.end())
+      throw InputError(
+          detail::concat(result_path, ": feature '", result.feature_names[f], "' is not a column of ", train_path));
+    ranking[static_cast<std::size_t>(r - 1)] = it->second;
+  }
+  return ranking;
+}
+
+std::string to_csv(const std::vector<RankingScore>& scores, const std::vector<std::string>& names) {
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "size,test_error,test_auc,features\n";
+  for (const RankingScore& s : scores) {
+    csv << s.size << ',' << s.test_error << ',' << s.test_auc << ',';
+    for (std::size_t i = 0; i < s.features.size(); ++i)
+      csv << (i ? ";" : "") << names[static_cast<std::size_t>(s.features[i])];
+    csv << '\n';
+  }
+  return csv.str();
+}
+
+int evaluate(const EvaluateArgs& args) {
+  const auto learner_name = enum_from_name<EstimatorName>(args.learner);
+  if (!learner_name) throw InputError("--learner '" + args.learner + "' is not an estimator name");
+  EstimatorConfig config;
+  config.name = *learner_name;
+  const std::unique_ptr<Estimator> learner = make_estimator(config, Task::Binary);
+  const Dataset train = read_binary(args.train, args.positive_label);
+  const Dataset test = read_binary(args.test, args.positive_label);
+  if (test.feature_names != train.feature_names)
+    throw InputError(args.test + " does not have the columns of " + args.train + " (names and order must match)");
+  const FeatureSet ranking = ranking_of(read_result_h5(args.result), args.result, train, args.train);
+  for (const std::int32_t k : args.sizes)
+    if (k < 1 || static_cast<std::size_t>(k) > ranking.size())
+      throw InputError("--sizes: " + std::to_string(k) + " is not in 1.." + std::to_string(ranking.size()) +
+                       " (the result's features)");
+  const std::string csv = to_csv(evaluate_ranking(train, test, ranking, args.sizes, *learner, args.seed, args.threads),
+                                 train.feature_names);
+  if (args.out.empty()) {
+    std::cout << csv;
+    return 0;
+  }
+  detail::atomic_write(args.out, [&](const std::string& tmp) {
+    std::ofstream file(tmp, std::ios::binary);
+    file << csv;
+    file.close();
+    if (!file) throw InputError("cannot write " + args.out + ": the write failed");
+  });
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_evaluate_command(CLI::App& app, std::function<int()>& run) {
+  auto args = std::make_shared<EvaluateArgs>();
+  auto* sub = app.add_subcommand(
+      "evaluate", "judge a result's ranking: test error and AUC of a learner on its top-k columns (CSV)");
+  sub->add_option("result", args->result, "result.h5 whose /rank orders the features")->required();
+  sub->add_option("--train", args->train, "training rows (HDF5: /X, /y, /feature_names)")->required();
+  sub->add_option("--test", args->test, "test rows, same columns")->required();
+  sub->add_option("--learner", args->learner, "an estimator name, default parameters, binary (default svm)");
+  sub->add_option("--sizes", args->sizes, "top-k sizes (default 1,2,5,20)")->delimiter(',');
+  sub->add_option("--positive-label", args->positive_label, "the value of y that is class 1 (unless {0,1}/{-1,1})");
+  sub->add_option("--seed", args->seed, "seed of the learner's fits");
+  sub->add_option("--threads", args->threads, "threads of the learner's fits");
+  sub->add_option("--out", args->out, "CSV file (default: stdout)");
+  run = [args] { return evaluate(*args); };
+  return sub;
+}
+
+}  // namespace bfs::cli

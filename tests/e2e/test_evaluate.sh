@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `banditfs evaluate` (issue 14): a FUSE result's ranking judged by the svm on held-out rows. The CSV has one row per
+# size with the top-k features in rank order, errors and AUCs in [0, 1], and is the same on a second run; bad input
+# (a size beyond the features, a test file with other columns, an unknown learner, a result whose features are not
+# columns of the training file) gives one message naming the option or file, exit ≠ 0 and no CSV.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+
+"$BANDITFS" simulate madelon-like --n 500 --p 30 --seed 3 --out "$WORK/all.h5" >/dev/null || fail "simulate failed"
+split() {  # split SRC FIRST COUNT DST [DROP-COLUMN]
+  $PY - "$@" <<'PYEOF'
+import sys, h5py
+src, first, count, dst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+drop = int(sys.argv[5]) if len(sys.argv) > 5 else None
+with h5py.File(src, "r") as f, h5py.File(dst, "w") as g:
+    n = f["y"].shape[0]
+    for k in ("X", "y"):
+        d = f[k][first:first + count]
+        if k == "X" and drop is not None:
+            d = d[:, [j for j in range(d.shape[1]) if j != drop]]
+        g.create_dataset(k, data=d)
+    names = list(f["feature_names"][()])
+    if drop is not None:
+        del names[drop]
+    g.create_dataset("feature_names", data=names)
+PYEOF
+}
+split "$WORK/all.h5" 0 350 "$WORK/train.h5"
+split "$WORK/all.h5" 350 150 "$WORK/test.h5"
+split "$WORK/all.h5" 350 150 "$WORK/test_fewer.h5" 4
+printf '[method]\nname = "fuse"\niterations = 600\nreward_subsample = 60\n[data]\nsource = "hdf5"\npath = "%s"\n[run]\nseed = 2\n' \
+  "$WORK/train.h5" >"$WORK/fuse.toml"
+"$BANDITFS" run "$WORK/fuse.toml" --quiet --out "$WORK/fuse" >/dev/null 2>"$WORK/fuse.err" && ok ||
+  fail "fuse run: $(cat "$WORK/fuse.err")"
+
+evaluate() { "$BANDITFS" evaluate "$WORK/fuse/result.h5" --train "$WORK/train.h5" --test "$WORK/test.h5" "$@"; }
+evaluate --sizes 1,3,10,30 --out "$WORK/a.csv" 2>"$WORK/a.err" && ok || fail "evaluate: $(cat "$WORK/a.err")"
+evaluate --sizes 1,3,10,30 >"$WORK/b.csv" 2>"$WORK/b.err" && ok || fail "evaluate to stdout: $(cat "$WORK/b.err")"
+cmp -s "$WORK/a.csv" "$WORK/b.csv" && ok || fail "a second evaluation differs"
+$PY - "$WORK/a.csv" "$WORK/fuse/result.h5" <<'PYEOF' && ok || fail "evaluate CSV contents"
+import csv, sys, h5py
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["size"] for r in rows] == ["1", "3", "10", "30"], rows
+f = h5py.File(sys.argv[2], "r")
+names = [n.decode() for n in f["feature_names"][()]]
+by_rank = [names[i] for i in sorted(range(len(names)), key=lambda i: f["rank"][i])]
+for r in rows:
+    feats = r["features"].split(";")
+    assert feats == by_rank[:int(r["size"])], (feats, by_rank)
+    assert 0.0 <= float(r["test_error"]) <= 1.0 and 0.0 <= float(r["test_auc"]) <= 1.0
+assert float(rows[-1]["test_error"]) < 0.5, "the svm on every column should beat chance"
+PYEOF
+
+expect_error size_beyond "--sizes: 31 is not in 1..30" -- evaluate --sizes 5,31 --out "$WORK/c.csv"
+[ ! -e "$WORK/c.csv" ] && ok || fail "a refused evaluation wrote its CSV"
+expect_error other_columns "test_fewer.h5 does not have the columns of" -- \
+  "$BANDITFS" evaluate "$WORK/fuse/result.h5" --train "$WORK/train.h5" --test "$WORK/test_fewer.h5"
+expect_error learner "--learner 'knn' is not an estimator name" -- evaluate --learner knn
+expect_error missing_feature "is not a column of" -- \
+  "$BANDITFS" evaluate "$WORK/fuse/result.h5" --train "$WORK/test_fewer.h5" --test "$WORK/test_fewer.h5"
+finish
