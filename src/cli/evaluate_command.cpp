@@ -12,6 +12,7 @@
 #include "data/hdf5_io.hpp"
 #include "data/labels.hpp"
 #include "estimators/estimator.hpp"
+#include "estimators/lasso.hpp"
 #include "importance/ranking_evaluation.hpp"
 #include "output/result_io.hpp"
 
@@ -19,7 +20,8 @@ namespace bfs::cli {
 namespace {
 
 struct EvaluateArgs {
-  std::string result;
+  std::string result;   ///< result.h5 whose /rank orders the features, or
+  std::string rank_by;  ///< a ranking computed on the training rows ("lasso")
   std::string train;
   std::string test;
   std::string learner = "svm";
@@ -59,6 +61,19 @@ FeatureSet ranking_of(const MethodResult& result, const std::string& result_path
   return ranking;
 }
 
+/// The training rows' own ranking: "lasso" is the order of entry on the logistic lasso's path (paper 001 §7.1:
+/// glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
+FeatureSet ranking_by(const std::string& method, const Dataset& train) {
+  if (method != "lasso") throw InputError("--rank-by '" + method + "' is not a ranking (lasso)");
+  LassoParams params;
+  params.n_lambdas = 100;
+  params.lambda_min_ratio = 1e-4;
+  FeatureSet ranking;
+  for (const Index j : logistic_lasso_entry_order(params, train.X, train.y))
+    ranking.push_back(static_cast<FeatureId>(j));
+  return ranking;
+}
+
 std::string to_csv(const std::vector<RankingScore>& scores, const std::vector<std::string>& names) {
   std::ostringstream csv;
   csv.precision(17);
@@ -82,7 +97,11 @@ int evaluate(const EvaluateArgs& args) {
   const Dataset test = read_binary(args.test, args.positive_label);
   if (test.feature_names != train.feature_names)
     throw InputError(args.test + " does not have the columns of " + args.train + " (names and order must match)");
-  const FeatureSet ranking = ranking_of(read_result_h5(args.result), args.result, train, args.train);
+  if (args.result.empty() == args.rank_by.empty())
+    throw InputError("evaluate needs a RESULT.h5 or --rank-by, not both and not neither");
+  const FeatureSet ranking = args.rank_by.empty()
+                                 ? ranking_of(read_result_h5(args.result), args.result, train, args.train)
+                                 : ranking_by(args.rank_by, train);
   for (const std::int32_t k : args.sizes)
     if (k < 1 || static_cast<std::size_t>(k) > ranking.size())
       throw InputError("--sizes: " + std::to_string(k) + " is not in 1.." + std::to_string(ranking.size()) +
@@ -108,7 +127,9 @@ CLI::App* add_evaluate_command(CLI::App& app, std::function<int()>& run) {
   auto args = std::make_shared<EvaluateArgs>();
   auto* sub = app.add_subcommand(
       "evaluate", "judge a result's ranking: test error and AUC of a learner on its top-k columns (CSV)");
-  sub->add_option("result", args->result, "result.h5 whose /rank orders the features")->required();
+  sub->add_option("result", args->result, "result.h5 whose /rank orders the features (or --rank-by)");
+  sub->add_option("--rank-by", args->rank_by,
+                  "rank the training rows' columns instead: lasso (order of entry on the logistic lasso path)");
   sub->add_option("--train", args->train, "training rows (HDF5: /X, /y, /feature_names)")->required();
   sub->add_option("--test", args->test, "test rows, same columns")->required();
   sub->add_option("--learner", args->learner, "an estimator name, default parameters, binary (default svm)");

@@ -8,6 +8,7 @@
 // (proximal Newton with backtracking), which guarantees descent where IRLS alone can overshoot.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "config/estimator_config.hpp"
@@ -255,3 +256,40 @@ std::unique_ptr<LassoModel> fit_logistic_lasso(const LassoParams& params, const 
 }
 
 }  // namespace bfs::detail
+
+namespace bfs {
+
+std::vector<Index> logistic_lasso_entry_order(const LassoParams& params, const Matrix& X, const Vector& y) {
+  using namespace detail;
+  const Standardised all = standardise(X, y, {});
+  if (!(all.y_mean > 0.0 && all.y_mean < 1.0))
+    throw InputError(concat("lasso: binary targets need both classes in the training rows, got only y = ",
+                            all.y_mean > 0.0 ? 1 : 0));
+  const Index p = X.cols();
+  std::vector<std::size_t> entered(static_cast<std::size_t>(p), SIZE_MAX);
+  std::vector<double> size_at_entry(static_cast<std::size_t>(p), 0.0);
+  const double lambda_max = lambda_max_of(all);
+  if (lambda_max > 0.0) {
+    const Problem pr{all, y, threshold_of(all, params.tol)};
+    fit_path(pr, log_path(lambda_max, params.n_lambdas, params.lambda_min_ratio), params,
+             [&](std::size_t l, const Fit& f) {
+               for (Index j : all.usable) {
+                 const auto k = static_cast<std::size_t>(j);
+                 if (entered[k] == SIZE_MAX && f.beta[j] != 0.0) {
+                   entered[k] = l;
+                   size_at_entry[k] = std::abs(f.beta[j]);
+                 }
+               }
+             });
+  }
+  std::vector<Index> order(static_cast<std::size_t>(p));
+  for (Index j = 0; j < p; ++j) order[static_cast<std::size_t>(j)] = j;
+  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
+    const auto i = static_cast<std::size_t>(a), k = static_cast<std::size_t>(b);
+    if (entered[i] != entered[k]) return entered[i] < entered[k];
+    return size_at_entry[i] > size_at_entry[k];
+  });
+  return order;
+}
+
+}  // namespace bfs

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `banditfs evaluate` (issue 14): a FUSE result's ranking judged by the svm on held-out rows. The CSV has one row per
+# `banditfs evaluate` (issue 14): a FUSE result's ranking (or the lasso's entry order, --rank-by lasso) judged by
+# the svm on held-out rows. The CSV has one row per
 # size with the top-k features in rank order, errors and AUCs in [0, 1], and is the same on a second run; bad input
 # (a size beyond the features, a test file with other columns, an unknown learner, a result whose features are not
 # columns of the training file) gives one message naming the option or file, exit ≠ 0 and no CSV.
@@ -51,6 +52,18 @@ for r in rows:
 assert float(rows[-1]["test_error"]) < 0.5, "the svm on every column should beat chance"
 PYEOF
 
+# The logistic lasso's entry order on the training rows instead of a result.
+"$BANDITFS" evaluate --rank-by lasso --train "$WORK/train.h5" --test "$WORK/test.h5" --sizes 2,30 \
+  >"$WORK/lasso.csv" 2>"$WORK/lasso.err" && ok || fail "evaluate --rank-by lasso: $(cat "$WORK/lasso.err")"
+$PY - "$WORK/lasso.csv" <<'PYEOF' && ok || fail "lasso ranking CSV"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["size"] for r in rows] == ["2", "30"] and len(set(rows[1]["features"].split(";"))) == 30, rows
+assert rows[1]["features"].startswith(rows[0]["features"] + ";")
+PYEOF
+expect_error both "not both and not neither" -- evaluate --rank-by lasso
+expect_error rank_by "--rank-by 'gini' is not a ranking" -- \
+  "$BANDITFS" evaluate --rank-by gini --train "$WORK/train.h5" --test "$WORK/test.h5"
 expect_error size_beyond "--sizes: 31 is not in 1..30" -- evaluate --sizes 5,31 --out "$WORK/c.csv"
 [ ! -e "$WORK/c.csv" ] && ok || fail "a refused evaluation wrote its CSV"
 expect_error other_columns "test_fewer.h5 does not have the columns of" -- \

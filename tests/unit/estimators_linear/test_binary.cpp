@@ -278,3 +278,28 @@ BOOST_AUTO_TEST_CASE(binary_estimators_reject_targets_that_are_not_0_or_1) {
   d.y[7] = 2.0;
   BOOST_CHECK_NO_THROW(make_lasso(fixed(0.01))->fit(d.X, d.y, {}));
 }
+
+// Issue 14: paper 001's Lasso ranking, the order of entry on the logistic lasso's path.
+BOOST_AUTO_TEST_CASE(logistic_lasso_entry_order_puts_the_strongest_columns_first) {
+  Rng rng(21);
+  const Index n = 400;
+  Matrix X(n, 6);
+  Vector y(n);
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < 6; ++j) X(i, j) = static_cast<float>(rng.normal());
+    const double margin = 3.0 * X(i, 4) - 1.5 * X(i, 1) + 0.5 * X(i, 2);  // columns 3, 0, 5 are noise
+    y[i] = rng.uniform() < 1.0 / (1.0 + std::exp(-margin)) ? 1.0 : 0.0;
+  }
+  X.col(5).setConstant(2.0f);  // a constant column never enters
+  LassoParams params;
+  params.n_lambdas = 100;
+  params.lambda_min_ratio = 1e-4;
+  const std::vector<Index> order = logistic_lasso_entry_order(params, X, y);
+  BOOST_REQUIRE(order.size() == 6u);
+  BOOST_TEST(order[0] == 4);
+  BOOST_TEST(order[1] == 1);
+  BOOST_TEST(order[2] == 2);
+  BOOST_TEST(order[5] == 5);
+  BOOST_TEST(logistic_lasso_entry_order(params, X, y) == order);
+  BOOST_CHECK_THROW(logistic_lasso_entry_order(params, X, Vector::Ones(n)), InputError);
+}
