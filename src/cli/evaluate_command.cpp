@@ -1,5 +1,7 @@
 #include "cli/evaluate_command.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -8,6 +10,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/rng.hpp"
 #include "data/detail/atomic_write.hpp"
 #include "data/hdf5_io.hpp"
 #include "data/labels.hpp"
@@ -61,10 +64,30 @@ FeatureSet ranking_of(const MethodResult& result, const std::string& result_path
   return ranking;
 }
 
-/// The training rows' own ranking: "lasso" is the order of entry on the logistic lasso's path (paper 001 §7.1:
-/// glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
-FeatureSet ranking_by(const std::string& method, const Dataset& train) {
-  if (method != "lasso") throw InputError("--rank-by '" + method + "' is not a ranking (lasso)");
+/// Gini-RF (paper 001 §7.1 fn 2): a 1000-tree random-forest classifier with scikit-learn's classifier defaults
+/// (⌊√p⌋ columns per split, trees grown until pure), columns by mean decrease in impurity, ties to the lower index.
+FeatureSet gini_rf_ranking(const Dataset& train, std::uint64_t seed, int threads) {
+  RandomForestParams params;
+  params.n_estimators = 1000;
+  params.max_depth = 0;
+  const double p = static_cast<double>(train.cols());
+  params.max_features = std::floor(std::sqrt(p)) / p;
+  const auto model = make_random_forest(params, Task::Binary)
+                         ->fit(train.X, train.y, FitOptions{Rng::stream(seed, 0, 0, Purpose::Fit).next_u64(), threads});
+  const std::vector<double>& mdi = *model->impurity_importance();
+  FeatureSet ranking(mdi.size());
+  for (std::size_t j = 0; j < ranking.size(); ++j) ranking[j] = static_cast<FeatureId>(j);
+  std::stable_sort(ranking.begin(), ranking.end(), [&](FeatureId a, FeatureId b) {
+    return mdi[static_cast<std::size_t>(a)] > mdi[static_cast<std::size_t>(b)];
+  });
+  return ranking;
+}
+
+/// The training rows' own ranking: "gini-rf" (above) or "lasso", the order of entry on the logistic lasso's path
+/// (paper 001 §7.1: glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
+FeatureSet ranking_by(const std::string& method, const Dataset& train, std::uint64_t seed, int threads) {
+  if (method == "gini-rf") return gini_rf_ranking(train, seed, threads);
+  if (method != "lasso") throw InputError("--rank-by '" + method + "' is not a ranking (gini-rf or lasso)");
   LassoParams params;
   params.n_lambdas = 100;
   params.lambda_min_ratio = 1e-4;
@@ -101,7 +124,7 @@ int evaluate(const EvaluateArgs& args) {
     throw InputError("evaluate needs a RESULT.h5 or --rank-by, not both and not neither");
   const FeatureSet ranking = args.rank_by.empty()
                                  ? ranking_of(read_result_h5(args.result), args.result, train, args.train)
-                                 : ranking_by(args.rank_by, train);
+                                 : ranking_by(args.rank_by, train, args.seed, args.threads);
   for (const std::int32_t k : args.sizes)
     if (k < 1 || static_cast<std::size_t>(k) > ranking.size())
       throw InputError("--sizes: " + std::to_string(k) + " is not in 1.." + std::to_string(ranking.size()) +
@@ -129,7 +152,8 @@ CLI::App* add_evaluate_command(CLI::App& app, std::function<int()>& run) {
       "evaluate", "judge a result's ranking: test error and AUC of a learner on its top-k columns (CSV)");
   sub->add_option("result", args->result, "result.h5 whose /rank orders the features (or --rank-by)");
   sub->add_option("--rank-by", args->rank_by,
-                  "rank the training rows' columns instead: lasso (order of entry on the logistic lasso path)");
+                  "rank the training rows' columns instead: gini-rf (1000-tree forest, mean decrease in impurity) | "
+                  "lasso (order of entry on the logistic lasso path)");
   sub->add_option("--train", args->train, "training rows (HDF5: /X, /y, /feature_names)")->required();
   sub->add_option("--test", args->test, "test rows, same columns")->required();
   sub->add_option("--learner", args->learner, "an estimator name, default parameters, binary (default svm)");

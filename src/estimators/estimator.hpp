@@ -75,6 +75,8 @@ class Model {
   virtual const LinearStructure* linear() const { return nullptr; }
   virtual const TreeEnsemble* trees() const { return nullptr; }
   virtual const FirstLayer* first_layer() const { return nullptr; }
+  /// Mean decrease in impurity per input column, summing to 1 (random forests, after fit; nullptr otherwise).
+  virtual const std::vector<double>* impurity_importance() const { return nullptr; }
 };
 
 class Estimator {

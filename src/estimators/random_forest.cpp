@@ -27,6 +27,12 @@
 // size or a pure node, decided by the parent with the child's own sums) cost nothing more. Trees are built in
 // parallel; tree t draws only from Rng::stream(seed, t, 0, Fit), so the forest is bit-identical for any thread
 // count; the forest-fingerprint unit test pins the trees to those of the plain builder.
+//
+// Mean decrease in impurity (Breiman's Gini importance, scikit-learn's feature_importances_; paper 001 §7.1's
+// Gini-RF ranking): a split's weighted decrease W·I − W_L·I_L − W_R·I_R is (S_L²/W_L + S_R²/W_R) − S²/W for squared
+// error, twice that for Gini — the split's scan value minus the node's, so it costs one subtraction per split. Each
+// tree's decreases are normalised to sum 1 (a tree without splits counts as zeros), then averaged over the trees and
+// normalised again, as scikit-learn does. Kept by the fitted model (impurity_importance()), not serialized.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -65,8 +71,13 @@ struct SortedEntry {
 
 class RandomForestModel final : public Model {
  public:
-  RandomForestModel(TreeEnsemble ensemble, Index num_features, int threads, Task task)
-      : ensemble_(std::move(ensemble)), num_features_(num_features), threads_(std::max(1, threads)), task_(task) {}
+  RandomForestModel(TreeEnsemble ensemble, Index num_features, int threads, Task task,
+                    std::vector<double> impurity_importance = {})
+      : ensemble_(std::move(ensemble)),
+        num_features_(num_features),
+        threads_(std::max(1, threads)),
+        task_(task),
+        impurity_importance_(std::move(impurity_importance)) {}
 
   Vector predict(const Matrix& X) const override {
     if (X.cols() != num_features_) {
@@ -85,13 +96,33 @@ class RandomForestModel final : public Model {
 
   Index num_features() const override { return num_features_; }
   const TreeEnsemble* trees() const override { return &ensemble_; }
+  const std::vector<double>* impurity_importance() const override {
+    return impurity_importance_.empty() ? nullptr : &impurity_importance_;
+  }
 
  private:
   TreeEnsemble ensemble_;
   Index num_features_;
   int threads_;
   Task task_;
+  std::vector<double> impurity_importance_;  ///< empty after deserialize
 };
+
+/// The forest's mean decrease in impurity from the per-tree totals (see the header comment).
+std::vector<double> mean_decrease_in_impurity(const std::vector<std::vector<double>>& per_tree, Index p) {
+  std::vector<double> mdi(static_cast<std::size_t>(p), 0.0);
+  for (const std::vector<double>& tree : per_tree) {
+    double total = 0.0;
+    for (double d : tree) total += d;
+    if (total > 0.0)
+      for (std::size_t j = 0; j < mdi.size(); ++j) mdi[j] += tree[j] / total;
+  }
+  double total = 0.0;
+  for (double v : mdi) total += v;
+  if (total > 0.0)
+    for (double& v : mdi) v /= total;
+  return mdi;
+}
 
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
 class TreeBuilder {
@@ -111,7 +142,8 @@ class TreeBuilder {
         scratch_(n_),
         features_(p_) {}
 
-  FlatTree build(std::uint64_t seed, int tree_index);
+  /// Grows tree `tree_index`; `decrease` (p entries) receives each column's total impurity decrease in it.
+  FlatTree build(std::uint64_t seed, int tree_index, std::vector<double>& decrease);
 
  private:
   /// Bootstrap weight of a row and weight·y, side by side: the split scan reads both for every entry.
@@ -177,7 +209,8 @@ TreeBuilder::NodeStats TreeBuilder::node_stats(std::int32_t ref_column, std::int
   return {w_sum, wy_sum, impurity / w_sum <= DBL_EPSILON};  // pure node (scikit-learn's EPSILON test)
 }
 
-FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
+FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index, std::vector<double>& decrease) {
+  decrease.assign(static_cast<std::size_t>(p_), 0.0);
   Rng rng(Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit));
   std::fill(counts_.begin(), counts_.end(), params_.bootstrap ? 0 : 1);
   if (params_.bootstrap) {
@@ -235,6 +268,7 @@ FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index) {
     float threshold = static_cast<float>(0.5 * (static_cast<double>(a) + static_cast<double>(b)));
     if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
 
+    decrease[static_cast<std::size_t>(split.feature)] += split.proxy - task.wy_sum * task.wy_sum / task.w_sum;
     const std::int32_t mid = split.pos + 1;
     const NodeStats ls = node_stats(split.feature, task.begin, mid, task.depth + 1);
     const NodeStats rs = node_stats(split.feature, mid, task.end, task.depth + 1);
@@ -344,6 +378,7 @@ class RandomForest final : public Estimator {
 
     TreeEnsemble ensemble;
     ensemble.trees.resize(static_cast<std::size_t>(params_.n_estimators));
+    std::vector<std::vector<double>> decrease(static_cast<std::size_t>(params_.n_estimators));
     ensemble.scale = 1.0 / params_.n_estimators;
     ensemble.base_score = 0.0;
     ensemble.strict_less = false;
@@ -365,14 +400,15 @@ class RandomForest final : public Estimator {
       for (int t = 0; t < params_.n_estimators; ++t) {
         if (!builder) continue;
         try {
-          ensemble.trees[t] = builder->build(options.seed, t);
+          ensemble.trees[t] = builder->build(options.seed, t, decrease[static_cast<std::size_t>(t)]);
         } catch (...) {
           keep_error();
         }
       }
     }
     if (error) std::rethrow_exception(error);
-    return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_);
+    return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_,
+                                               mean_decrease_in_impurity(decrease, p));
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {

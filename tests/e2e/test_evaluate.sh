@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
-"$BANDITFS" simulate madelon-like --n 500 --p 30 --seed 3 --out "$WORK/all.h5" >/dev/null || fail "simulate failed"
+"$BANDITFS" simulate madelon-like --n 500 --p 60 --seed 3 --out "$WORK/all.h5" >/dev/null || fail "simulate failed"
 split() {  # split SRC FIRST COUNT DST [DROP-COLUMN]
   $PY - "$@" <<'PYEOF'
 import sys, h5py
@@ -61,10 +61,20 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert [r["size"] for r in rows] == ["2", "30"] and len(set(rows[1]["features"].split(";"))) == 30, rows
 assert rows[1]["features"].startswith(rows[0]["features"] + ";")
 PYEOF
+"$BANDITFS" evaluate --rank-by gini-rf --train "$WORK/train.h5" --test "$WORK/test.h5" --sizes 5 \
+  >"$WORK/rf.csv" 2>"$WORK/rf.err" && ok || fail "evaluate --rank-by gini-rf: $(cat "$WORK/rf.err")"
+$PY - "$WORK/rf.csv" "$WORK/all.h5" <<'PYEOF' && ok || fail "gini-rf ranking CSV"
+import csv, sys, h5py
+rows = list(csv.DictReader(open(sys.argv[1])))
+f = h5py.File(sys.argv[2], "r")
+truth = {f["feature_names"][i].decode() for i in f["truth"][()]}
+top = rows[0]["features"].split(";")
+assert len(top) == 5 and set(top) <= truth, (top, truth)  # 20 of 60 columns are relevant: all 5 by chance 0.3%
+PYEOF
 expect_error both "not both and not neither" -- evaluate --rank-by lasso
 expect_error rank_by "--rank-by 'gini' is not a ranking" -- \
   "$BANDITFS" evaluate --rank-by gini --train "$WORK/train.h5" --test "$WORK/test.h5"
-expect_error size_beyond "--sizes: 31 is not in 1..30" -- evaluate --sizes 5,31 --out "$WORK/c.csv"
+expect_error size_beyond "--sizes: 61 is not in 1..60" -- evaluate --sizes 5,61 --out "$WORK/c.csv"
 [ ! -e "$WORK/c.csv" ] && ok || fail "a refused evaluation wrote its CSV"
 expect_error other_columns "test_fewer.h5 does not have the columns of" -- \
   "$BANDITFS" evaluate "$WORK/fuse/result.h5" --train "$WORK/train.h5" --test "$WORK/test_fewer.h5"

@@ -258,3 +258,28 @@ BOOST_AUTO_TEST_CASE(labels_other_than_0_and_1_are_rejected_naming_the_estimator
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Issue 14: the forest's mean decrease in impurity (Gini-RF, paper 001 §7.1), by hand on one tree.
+BOOST_AUTO_TEST_CASE(gini_importance_by_hand_on_one_tree) {
+  // y = x0 AND x1 on the four corners. Root: S = 1, W = 4; either column splits it into {S 0, W 2} and {S 1, W 2},
+  // a decrease of (0 + 1/2) − 1/4 = 1/4; the other column then splits the mixed child, (0 + 1) − 1/2 = 1/2. So the
+  // two columns get 1/3 and 2/3, whichever goes first.
+  Matrix X(4, 2);
+  X << 0, 0, 0, 1, 1, 0, 1, 1;
+  Vector y(4);
+  y << 0, 0, 0, 1;
+  RandomForestParams params;
+  params.n_estimators = 1;
+  params.bootstrap = false;
+  params.max_depth = 0;
+  const auto model = make_random_forest(params, Task::Binary)->fit(X, y, FitOptions{3, 1});
+  const std::vector<double>* mdi = model->impurity_importance();
+  BOOST_REQUIRE(mdi != nullptr);
+  BOOST_REQUIRE(mdi->size() == 2u);
+  const double low = std::min((*mdi)[0], (*mdi)[1]), high = std::max((*mdi)[0], (*mdi)[1]);
+  BOOST_TEST(std::abs(low - 1.0 / 3.0) < 1e-12);
+  BOOST_TEST(std::abs(high - 2.0 / 3.0) < 1e-12);
+  // The model restored from its bytes predicts the same but carries no importance.
+  BOOST_TEST(make_random_forest(params, Task::Binary)->deserialize(model->serialize())->impurity_importance() ==
+             nullptr);
+}
