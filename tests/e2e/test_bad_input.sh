@@ -48,7 +48,7 @@ expect_error csv_cell "bad.csv" -- run_job csv_cell "$(csv_job target)"
 expect_error csv_target "price" -- run_job csv_target "$(csv_job price)"
 
 # Job-file mistakes, each naming the key.
-expect_error unknown_estimator "estimator.name" -- run_job unknown_estimator "$(tiny_job | sed 's/random_forest/svm/')"
+expect_error unknown_estimator "estimator.name" -- run_job unknown_estimator "$(tiny_job | sed 's/random_forest/knn/')"
 expect_error unknown_policy "bandit.policy" -- run_job unknown_policy "$(tiny_job) " --set bandit.policy=ucb
 expect_error unknown_key "bandit.iteratons" -- run_job unknown_key "$(tiny_job | sed 's/^iterations/iteratons/')"
 expect_error threshold_range "reward.threshold" -- run_job threshold_range "$(tiny_job)" --set reward.threshold=1.5
