@@ -1,20 +1,36 @@
 #include "methods/common/checkpointing.hpp"
 
 #include "core/error.hpp"
+#include "data/detail/atomic_write.hpp"
+#include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
 #include "engine/round_driver.hpp"  // differing_keys
 
 namespace bfs::methods {
 
-void write_resume_key(hid_t root, const ResumeKey& key) {
+void write_checkpoint(const std::string& path, const CheckpointHeader& header,
+                      const std::function<void(hid_t root)>& write_body) {
   using namespace bfs::detail::h5w;
-  write_attr(root, "job", key.job_text);
-  write_attr(root, "resume_job_hash", key.job_hash);
-  write_attr(root, "resume_data_fingerprint", key.data_fingerprint);
+  bfs::detail::silence_hdf5_errors();
+  bfs::detail::atomic_write(path, [&](const std::string& tmp) {
+    bfs::detail::H5Handle file = bfs::detail::h5_file(bfs::detail::check_id(
+        H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
+    const hid_t root = file.get();
+    write_attr(root, "kind", std::string(header.kind));
+    write_attr(root, "method", std::string(header.method));
+    write_attr(root, "job", header.key.job_text);
+    write_attr(root, "resume_job_hash", header.key.job_hash);
+    write_attr(root, "resume_data_fingerprint", header.key.data_fingerprint);
+    write_body(root);
+    bfs::detail::check(file.close(), bfs::detail::concat("close ", tmp));
+  });
 }
 
-ResumeKey read_resume_key(const bfs::detail::Reader& reader) {
+ResumeKey read_checkpoint_key(const bfs::detail::Reader& reader, std::string_view kind, std::string_view title) {
+  if (!reader.has_attr("kind") || reader.string_attr("kind") != kind)
+    reader.fail(bfs::detail::concat("not a ", title,
+                                    " checkpoint (another method's, or not a checkpoint); cannot --resume from it"));
   return {reader.string_attr("job"), reader.string_attr("resume_job_hash"),
           reader.string_attr("resume_data_fingerprint")};
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "methods/method.hpp"
 
@@ -24,10 +25,20 @@ struct ResumeKey {
   std::string data_fingerprint;
 };
 
-/// Writes the key as root attributes (job, resume_job_hash, resume_data_fingerprint) of an open file.
-void write_resume_key(hid_t root, const ResumeKey& key);
-/// Reads them back (the reader names the file on a missing or mistyped attribute).
-ResumeKey read_resume_key(const bfs::detail::Reader& reader);
+/// What a method's checkpoint.h5 says of itself: its kind (refused by another method), the method and the key.
+struct CheckpointHeader {
+  std::string_view kind;    ///< e.g. "fuse search checkpoint"
+  std::string_view method;  ///< the method's name
+  ResumeKey key;
+};
+
+/// Writes checkpoint.h5 atomically (path.tmp, then renamed: a failure leaves the previous one): the header as root
+/// attributes (kind, method, job, resume_job_hash, resume_data_fingerprint), then `write_body(root)`.
+void write_checkpoint(const std::string& path, const CheckpointHeader& header,
+                      const std::function<void(hid_t root)>& write_body);
+/// The key of an open checkpoint whose root attribute kind is `kind`; the reader's InputError naming the file
+/// ("not a `title` checkpoint") otherwise, or for a missing or mistyped attribute.
+ResumeKey read_checkpoint_key(const bfs::detail::Reader& reader, std::string_view kind, std::string_view title);
 /// InputError naming `path` when the checkpoint's key is another job's (naming the keys that differ) or other data's.
 void check_resumable(const ResumeKey& saved, const std::string& path, const ResumeKey& current);
 

@@ -7,15 +7,13 @@
 
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
-#include "data/detail/atomic_write.hpp"
-#include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
 
 namespace bfs::first {
 namespace {
 
-constexpr const char* kKind = "first forward-selection checkpoint";
+constexpr std::string_view kKind = "first forward-selection checkpoint";
 
 std::vector<std::int64_t> to_int64(const std::vector<std::size_t>& values) {
   return {values.begin(), values.end()};
@@ -32,36 +30,24 @@ std::vector<std::size_t> to_indices(const std::vector<std::int64_t>& values, con
   return out;
 }
 
-void write_file(const FirstCheckpoint& checkpoint, const std::string& tmp) {
-  using namespace bfs::detail::h5w;
-  const ForwardState& s = checkpoint.state;
-  bfs::detail::H5Handle file = bfs::detail::h5_file(bfs::detail::check_id(
-      H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
-  const hid_t root = file.get();
-  write_attr(root, "kind", std::string(kKind));
-  write_attr(root, "method", std::string("first"));
-  methods::write_resume_key(root, checkpoint.key);
-  write_attr(root, "step", s.step);
-  write_1d(root, "forward", to_int64(s.forward));
-  write_1d(root, "forward_explained", s.explained);
-  write_1d(root, "candidates", to_int64(s.candidates));
-  bfs::detail::check(file.close(), bfs::detail::concat("close ", tmp));
-}
-
 }  // namespace
 
 void write_first_checkpoint(const std::string& path, const FirstCheckpoint& checkpoint) {
-  bfs::detail::silence_hdf5_errors();
-  bfs::detail::atomic_write(path, [&](const std::string& tmp) { write_file(checkpoint, tmp); });
+  methods::write_checkpoint(path, {kKind, "first", checkpoint.key}, [&](hid_t root) {
+    using namespace bfs::detail::h5w;
+    const ForwardState& s = checkpoint.state;
+    write_attr(root, "step", s.step);
+    write_1d(root, "forward", to_int64(s.forward));
+    write_1d(root, "forward_explained", s.explained);
+    write_1d(root, "candidates", to_int64(s.candidates));
+  });
 }
 
 FirstCheckpoint read_first_checkpoint(const std::string& path) {
   bfs::detail::silence_hdf5_errors();
   const bfs::detail::Reader reader(path);
-  if (!reader.has_attr("kind") || reader.string_attr("kind") != kKind)
-    reader.fail("not a FIRST checkpoint (another method's, or not a checkpoint); cannot --resume from it");
   FirstCheckpoint checkpoint;
-  checkpoint.key = methods::read_resume_key(reader);
+  checkpoint.key = methods::read_checkpoint_key(reader, kKind, "FIRST");
   ForwardState& s = checkpoint.state;
   s.step = reader.attr<std::int32_t>("step");
   s.forward = to_indices(reader.read_1d<std::int64_t>("forward"), reader, "forward");

@@ -2,43 +2,31 @@
 
 #include <hdf5.h>
 
-#include "data/detail/atomic_write.hpp"
-#include "data/detail/h5_handle.hpp"
+#include <string_view>
+
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
 
 namespace bfs::fuse {
 namespace {
 
-constexpr const char* kKind = "fuse search checkpoint";
-
-void write_file(const FuseCheckpoint& checkpoint, const std::string& tmp) {
-  using namespace bfs::detail::h5w;
-  bfs::detail::H5Handle file = bfs::detail::h5_file(bfs::detail::check_id(
-      H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
-  const hid_t root = file.get();
-  write_attr(root, "kind", std::string(kKind));
-  write_attr(root, "method", std::string("fuse"));
-  methods::write_resume_key(root, checkpoint.key);
-  write_attr(root, "iterations_done", static_cast<std::int64_t>(checkpoint.reward.size()));
-  write_1d(root, "reward", checkpoint.reward);
-  bfs::detail::check(file.close(), bfs::detail::concat("close ", tmp));
-}
+constexpr std::string_view kKind = "fuse search checkpoint";
 
 }  // namespace
 
 void write_fuse_checkpoint(const std::string& path, const FuseCheckpoint& checkpoint) {
-  bfs::detail::silence_hdf5_errors();
-  bfs::detail::atomic_write(path, [&](const std::string& tmp) { write_file(checkpoint, tmp); });
+  methods::write_checkpoint(path, {kKind, "fuse", checkpoint.key}, [&](hid_t root) {
+    using namespace bfs::detail::h5w;
+    write_attr(root, "iterations_done", static_cast<std::int64_t>(checkpoint.reward.size()));
+    write_1d(root, "reward", checkpoint.reward);
+  });
 }
 
 FuseCheckpoint read_fuse_checkpoint(const std::string& path) {
   bfs::detail::silence_hdf5_errors();
   const bfs::detail::Reader reader(path);
-  if (!reader.has_attr("kind") || reader.string_attr("kind") != kKind)
-    reader.fail("not a FUSE checkpoint (another method's, or not a checkpoint); cannot --resume from it");
   FuseCheckpoint checkpoint;
-  checkpoint.key = methods::read_resume_key(reader);
+  checkpoint.key = methods::read_checkpoint_key(reader, kKind, "FUSE");
   const auto done = reader.attr<std::int64_t>("iterations_done");
   checkpoint.reward = reader.read_1d<double>("reward");
   if (done < 0 || static_cast<std::size_t>(done) != checkpoint.reward.size())
