@@ -40,63 +40,67 @@ double logistic(double m) {
 /// Standardised rows (row-major, n × p) and the column means and sds that made them.
 struct Standardised {
   Eigen::MatrixXd rows;
-  Eigen::VectorXd mean, sd;
+  Eigen::RowVectorXd mean, sd;
 };
 
 Standardised standardise(const Matrix& X) {
   Standardised s;
   const Eigen::MatrixXd x = X.cast<double>();
-  s.mean = x.colwise().mean().transpose();
+  s.mean = x.colwise().mean();
   s.sd.resize(x.cols());
   for (Index j = 0; j < x.cols(); ++j) {
     const double sd = std::sqrt((x.col(j).array() - s.mean[j]).square().mean());
     s.sd[j] = sd > 0.0 ? sd : 1.0;
   }
-  s.rows = (x.rowwise() - s.mean.transpose()).array().rowwise() / s.sd.transpose().array();
+  s.rows = (x.rowwise() - s.mean).array().rowwise() / s.sd.array();
   return s;
 }
 
+/// A trained C-SVC in standardised space: m(x) = Σ_k coef_k·exp(−γ‖sv_k − x‖²) − ρ, signed so that m > 0 means
+/// class 1; without support vectors (training rows of one class) m is that class's ±∞. Used by the CV and the model.
+struct Decision {
+  Eigen::MatrixXd sv;  ///< support vectors, one per row
+  Eigen::VectorXd coef;
+  double rho = 0.0;
+  double gamma = 0.0;
+  double constant_margin = 0.0;
+
+  template <class Row>
+  double margin(const Row& x) const {
+    if (sv.rows() == 0) return constant_margin;
+    double sum = 0.0;
+    for (Index k = 0; k < sv.rows(); ++k) sum += coef[k] * std::exp(-gamma * (sv.row(k) - x).squaredNorm());
+    return sum - rho;
+  }
+};
+
 class SvmModel final : public Model {
  public:
-  SvmModel(Eigen::MatrixXd sv, Eigen::VectorXd coef, double rho, double gamma, Eigen::VectorXd mean, Eigen::VectorXd sd,
-           double constant_margin)
-      : sv_(std::move(sv)),
-        coef_(std::move(coef)),
-        rho_(rho),
-        gamma_(gamma),
-        mean_(std::move(mean)),
-        sd_(std::move(sd)),
-        constant_margin_(constant_margin) {}
+  SvmModel(Decision decision, Eigen::RowVectorXd mean, Eigen::RowVectorXd sd)
+      : decision_(std::move(decision)), mean_(std::move(mean)), sd_(std::move(sd)) {}
 
   Vector predict(const Matrix& X) const override {
     Vector out(X.rows());
-    Eigen::VectorXd x(X.cols());
+    Eigen::RowVectorXd x(X.cols());
     for (Index i = 0; i < X.rows(); ++i) {
       for (Index j = 0; j < X.cols(); ++j) x[j] = (static_cast<double>(X(i, j)) - mean_[j]) / sd_[j];
-      out[i] = logistic(margin(x));
+      out[i] = logistic(decision_.margin(x));
     }
     return out;
   }
 
-  double margin(const Eigen::VectorXd& x) const {
-    if (sv_.rows() == 0) return constant_margin_;
-    double sum = 0.0;
-    for (Index k = 0; k < sv_.rows(); ++k)
-      sum += coef_[k] * std::exp(-gamma_ * (sv_.row(k).transpose() - x).squaredNorm());
-    return sum - rho_;
-  }
-
   std::string serialize() const override {
+    const Decision& d = decision_;
     ByteWriter w;
-    w.put<std::int64_t>(sv_.rows());
+    w.put<std::int64_t>(d.sv.rows());
     w.put<std::int64_t>(mean_.size());
-    w.put_vector(std::vector<double>(sv_.data(), sv_.data() + sv_.size()));
-    w.put_vector(std::vector<double>(coef_.begin(), coef_.end()));
-    w.put(rho_);
-    w.put(gamma_);
+    w.put_vector(std::vector<double>(d.sv.data(), d.sv.data() + d.sv.size()));
+    w.put_vector(std::vector<double>(d.coef.begin(), d.coef.end()));
+    w.put(d.rho);
+    w.put(d.gamma);
     w.put_vector(std::vector<double>(mean_.begin(), mean_.end()));
     w.put_vector(std::vector<double>(sd_.begin(), sd_.end()));
-    w.put(constant_margin_);
+    w.put(d.constant_margin);
     return w.take();
   }
 
@@ -106,48 +110,38 @@ class SvmModel final : public Model {
     const auto p = r.get<std::int64_t>();
     const std::vector<double> sv = r.get_vector<double>();
     const std::vector<double> coef = r.get_vector<double>();
-    const double rho = r.get<double>();
-    const double gamma = r.get<double>();
+    Decision d;
+    d.rho = r.get<double>();
+    d.gamma = r.get<double>();
     const std::vector<double> mean = r.get_vector<double>();
     const std::vector<double> sd = r.get_vector<double>();
-    const double constant_margin = r.get<double>();
+    d.constant_margin = r.get<double>();
     r.finish();
     if (count < 0 || p < 0 || sv.size() != static_cast<std::size_t>(count * p) ||
         coef.size() != static_cast<std::size_t>(count) || mean.size() != static_cast<std::size_t>(p) ||
         sd.size() != static_cast<std::size_t>(p))
       throw InternalError("svm model: inconsistent sizes");
-    Eigen::MatrixXd rows =
-        Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>>(sv.data(), count, p);
-    return std::make_unique<SvmModel>(std::move(rows), Eigen::Map<const Eigen::VectorXd>(coef.data(), count), rho,
-                                      gamma, Eigen::Map<const Eigen::VectorXd>(mean.data(), p),
-                                      Eigen::Map<const Eigen::VectorXd>(sd.data(), p), constant_margin);
+    d.sv = Eigen::Map<const Eigen::MatrixXd>(sv.data(), count, p);
+    d.coef = Eigen::Map<const Eigen::VectorXd>(coef.data(), count);
+    return std::make_unique<SvmModel>(std::move(d), Eigen::Map<const Eigen::RowVectorXd>(mean.data(), p),
+                                      Eigen::Map<const Eigen::RowVectorXd>(sd.data(), p));
   }
 
   Index num_features() const override { return mean_.size(); }
   bool supports_concurrent_predict() const override { return true; }
 
  private:
-  Eigen::MatrixXd sv_;  ///< support vectors, standardised, one per row
-  Eigen::VectorXd coef_;
-  double rho_, gamma_;
-  Eigen::VectorXd mean_, sd_;
-  double constant_margin_;  ///< the margin when there are no support vectors (one class in training)
-};
-
-/// A trained C-SVC on some rows of the standardised data: the support vectors' rows and coefficients signed for
-/// class 1, ρ likewise; or, for rows of one class, that class's constant margin.
-struct Trained {
-  std::vector<std::size_t> sv_rows;  ///< indices into the rows it was trained on
-  std::vector<double> coef;
-  double rho = 0.0;
-  double constant_margin = 0.0;
+  Decision decision_;
+  Eigen::RowVectorXd mean_, sd_;  ///< the training rows' column means and sds (standardisation)
 };
 
 void silence(const char*) {}
 
-Trained train(const Eigen::MatrixXd& x, const std::vector<double>& labels, const std::vector<std::size_t>& rows,
-              double c, double gamma) {
-  Trained out;
+/// libsvm's C-SVC on `rows` of the standardised data x.
+Decision train(const Eigen::MatrixXd& x, const std::vector<double>& labels, const std::vector<std::size_t>& rows,
+               double c, double gamma) {
+  Decision out;
+  out.gamma = gamma;
   const bool has0 = std::any_of(rows.begin(), rows.end(), [&](std::size_t r) { return labels[r] == 0.0; });
   const bool has1 = std::any_of(rows.begin(), rows.end(), [&](std::size_t r) { return labels[r] == 1.0; });
   if (!has0 || !has1) {
@@ -183,22 +177,14 @@ Trained train(const Eigen::MatrixXd& x, const std::vector<double>& labels, const
   // label[0] is the class of positive decision values; sign everything so that m > 0 means class 1.
   const double sign = model->label[0] == 1 ? 1.0 : -1.0;
   out.rho = sign * model->rho[0];
+  out.sv.resize(model->l, x.cols());
+  out.coef.resize(model->l);
   for (int k = 0; k < model->l; ++k) {
-    out.sv_rows.push_back(rows[static_cast<std::size_t>(model->sv_indices[k] - 1)]);
-    out.coef.push_back(sign * model->sv_coef[0][k]);
+    out.sv.row(k) = x.row(static_cast<Index>(rows[static_cast<std::size_t>(model->sv_indices[k] - 1)]));
+    out.coef[k] = sign * model->sv_coef[0][k];
   }
   svm_free_and_destroy_model(&model);
   return out;
-}
-
-/// m(x_r) of a Trained model for standardised row r.
-double margin_of(const Trained& t, const Eigen::MatrixXd& x, std::size_t r, double gamma) {
-  if (t.sv_rows.empty()) return t.constant_margin;
-  double sum = 0.0;
-  for (std::size_t k = 0; k < t.sv_rows.size(); ++k)
-    sum += t.coef[k] *
-           std::exp(-gamma * (x.row(static_cast<Index>(t.sv_rows[k])) - x.row(static_cast<Index>(r))).squaredNorm());
-  return sum - t.rho;
 }
 
 class SvmEstimator final : public Estimator {
@@ -214,13 +200,7 @@ class SvmEstimator final : public Estimator {
     const auto [c, gamma] = choose(s.rows, labels, options.seed);
     std::vector<std::size_t> all(labels.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    const Trained t = train(s.rows, labels, all, c, gamma);
-    Eigen::MatrixXd sv(static_cast<Index>(t.sv_rows.size()), s.rows.cols());
-    for (std::size_t k = 0; k < t.sv_rows.size(); ++k)
-      sv.row(static_cast<Index>(k)) = s.rows.row(static_cast<Index>(t.sv_rows[k]));
-    return std::make_unique<SvmModel>(
-        std::move(sv), Eigen::Map<const Eigen::VectorXd>(t.coef.data(), static_cast<Index>(t.coef.size())), t.rho,
-        gamma, std::move(s.mean), std::move(s.sd), t.constant_margin);
+    return std::make_unique<SvmModel>(train(s.rows, labels, all, c, gamma), std::move(s.mean), std::move(s.sd));
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override { return SvmModel::deserialize(bytes); }
@@ -256,8 +236,9 @@ class SvmEstimator final : public Estimator {
           std::vector<std::size_t> train_rows, test_rows;
           for (std::size_t i = 0; i < n; ++i) (fold[i] == f ? test_rows : train_rows).push_back(i);
           if (test_rows.empty()) continue;
-          const Trained t = train(x, labels, train_rows, c, gamma);
-          for (std::size_t r : test_rows) errors += (margin_of(t, x, r, gamma) > 0.0 ? 1.0 : 0.0) != labels[r];
+          const Decision d = train(x, labels, train_rows, c, gamma);
+          for (std::size_t r : test_rows)
+            errors += (d.margin(x.row(static_cast<Index>(r))) > 0.0 ? 1.0 : 0.0) != labels[r];
         }
         if (errors < best_errors) {
           best_errors = errors;
