@@ -72,28 +72,24 @@ ImportanceResult check_against_generic(const Model& model, const Matrix& X, cons
   BOOST_TEST(fast.baseline == slow.baseline);
   BOOST_REQUIRE(fast.scores.size() == groups.size());
   BOOST_REQUIRE(slow.scores.size() == groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const double a = fast.scores[g], b = slow.scores[g];
-    BOOST_TEST_CONTEXT("group " << g << " fast " << a << " generic " << b) {
-      if (exact) {
-        BOOST_TEST(a == b);
-      } else {
-        BOOST_TEST(std::abs(a - b) <= std::max(1e-12, 1e-9 * std::abs(b)));
-      }
-    }
-  }
-  // Every repeat's drop (reward.null = "paired" tests them) agrees as the means do, and the mean is their average.
+  // Every repeat's drop (reward.null = "paired" tests them) must agree as the means do.
   BOOST_REQUIRE(fast.drops.size() == slow.drops.size());
-  for (std::size_t k = 0; k < fast.drops.size(); ++k) {
-    const double a = fast.drops[k], b = slow.drops[k];
-    BOOST_TEST_CONTEXT("drop " << k << " fast " << a << " generic " << b) {
-      if (exact) {
-        BOOST_TEST(a == b);
-      } else {
-        BOOST_TEST(std::abs(a - b) <= std::max(1e-12, 1e-9 * std::abs(b)));
+  const auto expect_agree = [exact](const std::vector<double>& fast_values, const std::vector<double>& slow_values,
+                                    const char* what) {
+    for (std::size_t k = 0; k < fast_values.size(); ++k) {
+      const double a = fast_values[k], b = slow_values[k];
+      BOOST_TEST_CONTEXT(what << " " << k << " fast " << a << " generic " << b) {
+        if (exact) {
+          BOOST_TEST(a == b);
+        } else {
+          BOOST_TEST(std::abs(a - b) <= std::max(1e-12, 1e-9 * std::abs(b)));
+        }
       }
     }
-  }
+  };
+  expect_agree(fast.scores, slow.scores, "group");
+  expect_agree(fast.drops, slow.drops, "drop");
+  // The mean is the drops' average.
   const int repeats = static_cast<int>(fast.drops.size() / groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
     double total = 0.0;
