@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -135,12 +134,7 @@ int evaluate(const EvaluateArgs& args) {
     std::cout << csv;
     return 0;
   }
-  detail::atomic_write(args.out, [&](const std::string& tmp) {
-    std::ofstream file(tmp, std::ios::binary);
-    file << csv;
-    file.close();
-    if (!file) throw InputError("cannot write " + args.out + ": the write failed");
-  });
+  detail::write_text_atomic(args.out, csv);
   return 0;
 }
 

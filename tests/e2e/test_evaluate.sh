@@ -74,6 +74,16 @@ PYEOF
 expect_error both "not both and not neither" -- evaluate --rank-by lasso
 expect_error rank_by "--rank-by 'gini' is not a ranking" -- \
   "$BANDITFS" evaluate --rank-by gini --train "$WORK/train.h5" --test "$WORK/test.h5"
+# A failed rewrite (a full disk: a file-size limit of 1 KiB, SIGXFSZ ignored) exits 1 naming the file and leaves the
+# previous CSV byte-identical, with no .tmp beside it.
+before=$(sha256sum "$WORK/a.csv")
+err=$( (trap '' XFSZ; ulimit -f 1; evaluate --learner lasso --sizes "$(seq -s, 1 60)" --out "$WORK/a.csv") 2>&1 >/dev/null)
+code=$?
+[ "$code" -eq 1 ] && [[ "$err" == *"cannot write '$WORK/a.csv'"* ]] && ok ||
+  fail "evaluate on a full disk: exit $code, message: $err"
+[ "$(sha256sum "$WORK/a.csv")" == "$before" ] && [ ! -e "$WORK/a.csv.tmp" ] && ok ||
+  fail "a failed evaluate changed a.csv or left a.csv.tmp"
+
 expect_error size_beyond "--sizes: 61 is not in 1..60" -- evaluate --sizes 5,61 --out "$WORK/c.csv"
 [ ! -e "$WORK/c.csv" ] && ok || fail "a refused evaluation wrote its CSV"
 expect_error other_columns "test_fewer.h5 does not have the columns of" -- \
