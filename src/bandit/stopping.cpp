@@ -2,37 +2,36 @@
 
 #include <algorithm>
 
+#include "bandit/policy.hpp"
 #include "core/error.hpp"
 
 namespace bfs {
 
-FeatureSet selected_set(const std::vector<double>& means) {
-  FeatureSet out;
-  for (std::size_t k = 0; k < means.size(); ++k)
-    if (means[k] >= 0.5) out.push_back(static_cast<FeatureId>(k));
-  return out;
+SelectionRule SelectionRule::from(const BanditConfig& bandit) {
+  if (bandit.policy != PolicyKind::Tvs) return {};
+  return {tvs_threshold(bandit.tvs_c), bandit.tvs_q};
 }
 
-FeatureSet ranked_set(const std::vector<double>& means) {
+FeatureSet selected_set(const std::vector<double>& means, const SelectionRule& rule) {
+  return rule.top_q > 0 ? top_q_oracle(means, rule.threshold, rule.top_q) : threshold_oracle(means, rule.threshold);
+}
+
+FeatureSet ranked_set(const std::vector<double>& means, const SelectionRule& rule) {
   FeatureSet out;
   for (std::size_t k = 0; k < means.size(); ++k)
-    if (means[k] > 0.5) out.push_back(static_cast<FeatureId>(k));
+    if (means[k] > rule.threshold) out.push_back(static_cast<FeatureId>(k));
   std::stable_sort(out.begin(), out.end(), [&](FeatureId a, FeatureId b) { return means[a] > means[b]; });
   return out;
 }
 
-bool separates(const std::vector<double>& means, const FeatureSet& truth) {
-  std::vector<std::uint8_t> is_true(means.size(), 0);
-  for (FeatureId k : truth) is_true[k] = 1;
-  for (std::size_t k = 0; k < means.size(); ++k) {
-    if (is_true[k] && means[k] < 0.5) return false;
-    if (!is_true[k] && means[k] >= 0.5) return false;
-  }
-  return true;
+bool separates(const std::vector<double>& means, const FeatureSet& truth, const SelectionRule& rule) {
+  FeatureSet sorted = truth;
+  std::sort(sorted.begin(), sorted.end());
+  return selected_set(means, rule) == sorted;
 }
 
-StoppingRule::StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth)
-    : rule_(rule), window_(window), truth_(std::move(truth)) {
+StoppingRule::StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth, SelectionRule selection)
+    : rule_(rule), window_(window), truth_(std::move(truth)), selection_(selection) {
   if (rule_ == StopRule::RankStable && window_ == 0) window_ = 50;
   if (rule_ == StopRule::SelectedStable && window_ == 0) window_ = 100;
   if (rule_ == StopRule::Truth && !has_truth)
@@ -41,8 +40,8 @@ StoppingRule::StoppingRule(StopRule rule, int window, FeatureSet truth, bool has
 
 bool StoppingRule::observe(const std::vector<double>& means) {
   if (rule_ == StopRule::Iterations) return false;
-  if (rule_ == StopRule::Truth) return separates(means, truth_);
-  FeatureSet key = rule_ == StopRule::RankStable ? ranked_set(means) : selected_set(means);
+  if (rule_ == StopRule::Truth) return separates(means, truth_, selection_);
+  FeatureSet key = rule_ == StopRule::RankStable ? ranked_set(means, selection_) : selected_set(means, selection_);
   if (key == last_key && stable_count > 0) {
     ++stable_count;
   } else {

@@ -6,6 +6,9 @@
 //  - selected-stable: the median probability model {k : mean ≥ 0.5} unchanged for K iterations (default 100,
 //                     paper 003).
 //  - truth:           every true feature ≥ 0.5 and every other feature < 0.5 (paper 000 §4.2's convergence).
+// "Selected" is the SelectionRule's: mean ≥ 0.5 for ts and ttts; for tvs the oracle TVS plays, applied to the
+// posterior means: {k : mean_k ≥ C̃}, or the top tvs_q of them (paper 003 §4, eq. 7 and eq. 13). Every rule above,
+// the selected set and the truth metrics use it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,17 +18,26 @@
 
 namespace bfs {
 
-/// {k : mean_k ≥ 0.5}, ascending — the median probability model (paper 000 §3.2, third point).
-FeatureSet selected_set(const std::vector<double>& means);
-/// {k : mean_k > 0.5} ordered by decreasing mean (ties by id).
-FeatureSet ranked_set(const std::vector<double>& means);
-/// True when every feature in `truth` has mean ≥ 0.5 and every other feature < 0.5.
-bool separates(const std::vector<double>& means, const FeatureSet& truth);
+/// Which posterior means make a feature selected: mean ≥ threshold, and with top_q > 0 only the top_q largest.
+struct SelectionRule {
+  double threshold = 0.5;
+  std::int64_t top_q = 0;
+  /// 0.5 for ts and ttts (the median probability model); C̃ (and tvs_q) for tvs.
+  static SelectionRule from(const BanditConfig& bandit);
+};
+
+/// {k : mean_k ≥ threshold} (top_q of them by mean if set), ascending — with the default rule the median
+/// probability model (paper 000 §3.2, third point).
+FeatureSet selected_set(const std::vector<double>& means, const SelectionRule& rule = {});
+/// {k : mean_k > threshold} ordered by decreasing mean (ties by id).
+FeatureSet ranked_set(const std::vector<double>& means, const SelectionRule& rule = {});
+/// True when the selected set is exactly `truth`.
+bool separates(const std::vector<double>& means, const FeatureSet& truth, const SelectionRule& rule = {});
 
 class StoppingRule {
  public:
   /// window 0 = the rule's default.
-  StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth);
+  StoppingRule(StopRule rule, int window, FeatureSet truth, bool has_truth, SelectionRule selection = {});
   /// Feeds the posterior means after an iteration; true when the run should stop now.
   bool observe(const std::vector<double>& means);
   StopRule rule() const { return rule_; }
@@ -41,6 +53,7 @@ class StoppingRule {
   StopRule rule_;
   int window_;
   FeatureSet truth_;
+  SelectionRule selection_;
 };
 
 }  // namespace bfs

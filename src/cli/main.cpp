@@ -278,9 +278,9 @@ int command_simulate_madelon_like(const SimulateArgs& args) {
 CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOptions& gkx_like) {
   auto* sim = app.add_subcommand("simulate", "write a simulated data set with known truth to HDF5");
   sim->add_option("dgp", args.dgp,
-                  "friedman1 | friedman3 | liang | linear | ishigami | heavy-tailed | friedman-mod | "
-                  "ishigami-classic | gkx-like (CSVs into --out DIR) | cmab-hte (a contextual-bandit log, "
-                  "HDF5 or --out F.csv) | madelon-like (Guyon's NIPS'03 generator, y in {0, 1})")
+                  "friedman1 | friedman3 | liang | linear | friedman1-corr | forest | ishigami | heavy-tailed | "
+                  "friedman-mod | ishigami-classic | gkx-like (CSVs into --out DIR) | cmab-hte (a contextual-bandit "
+                  "log, HDF5 or --out F.csv) | madelon-like (Guyon's NIPS'03 generator, y in {0, 1})")
       ->required();
   sim->add_option("--n", args.n, "rows (per period; default 300; madelon-like: 4400)");
   sim->add_option("--p", args.p, "features (default 1000; ishigami-classic: 3; cmab-hte: 10; madelon-like: 500)");

@@ -78,23 +78,54 @@ struct SvmParams {
   int folds = 5;       ///< CV folds
 };
 
-/// estimator.name: the estimators the registry (estimators/registry.cpp) builds, declared once here.
-enum class EstimatorName { Lasso, RandomForest, Gbm, Mlp, Svm };
-constexpr std::array<std::pair<EstimatorName, std::string_view>, 5> enum_table(EstimatorName) {
-  return {{{EstimatorName::Lasso, "lasso"},
-           {EstimatorName::RandomForest, "random_forest"},
-           {EstimatorName::Gbm, "gbm"},
-           {EstimatorName::Mlp, "mlp"},
-           {EstimatorName::Svm, "svm"}}};
+/// BART with the DART prior (estimators/bart.hpp; paper 003 §3.2, §5: the R package BART's wbart defaults with
+/// sparse = TRUE). Regression only.
+struct BartParams {
+  int n_estimators = 10;  ///< m trees (paper 003 §5.1–5.2)
+  int sweeps = 1000;      ///< M MCMC sweeps (§6.1: 500 and 1 000)
+  int burn = 0;           ///< sweeps 1..burn are left out of predict() and the mean split counts
+  double k = 2.0;         ///< τ = (max y − min y) / (2k√m)
+  double alpha = 0.95;    ///< a depth-d node splits with probability alpha·(1 + d)^−beta
+  double beta = 2.0;
+  double nu = 3.0;        ///< σ² ~ νλ/χ²_ν
+  double q = 0.90;        ///< λ puts σ̂ at the q quantile of the prior of σ
+  int numcut = 100;       ///< cuts per column
+  bool sparse = true;     ///< DART's Dirichlet prior on the split columns (Linero 2018)
+  double sparse_a = 0.5;  ///< θ/(θ + ρ) ~ Beta(sparse_a, sparse_b)
+  double sparse_b = 1.0;
+  double change_prob = 0.0;  ///< probability of a CGM change step instead of birth/death (the package has none)
+};
+
+/// The estimators, declared once: X(enum value, estimator.name, EstimatorConfig member and factory suffix, parameter
+/// struct). The enum, its names, the config members, the schema's key visitor and the registry are all generated
+/// from this list, so an estimator is added here and in its own source files only.
+#define BFS_ESTIMATORS(X)                                             \
+  X(Lasso, "lasso", lasso, LassoParams)                               \
+  X(RandomForest, "random_forest", random_forest, RandomForestParams) \
+  X(Gbm, "gbm", gbm, GbmParams)                                       \
+  X(Mlp, "mlp", mlp, MlpParams)                                       \
+  X(Svm, "svm", svm, SvmParams)                                       \
+  X(Bart, "bart", bart, BartParams)
+
+/// estimator.name: the estimators the registry (estimators/registry.cpp) builds.
+#define BFS_ESTIMATOR_ENUM(value, name, member, params) value,
+enum class EstimatorName { BFS_ESTIMATORS(BFS_ESTIMATOR_ENUM) };
+#undef BFS_ESTIMATOR_ENUM
+
+#define BFS_ESTIMATOR_COUNT(value, name, member, params) +1
+constexpr std::array<std::pair<EstimatorName, std::string_view>, 0 BFS_ESTIMATORS(BFS_ESTIMATOR_COUNT)> enum_table(
+    EstimatorName) {
+#undef BFS_ESTIMATOR_COUNT
+#define BFS_ESTIMATOR_ENTRY(value, name, member, params) {EstimatorName::value, name},
+  return {{BFS_ESTIMATORS(BFS_ESTIMATOR_ENTRY)}};
+#undef BFS_ESTIMATOR_ENTRY
 }
 
 struct EstimatorConfig {
   EstimatorName name = EstimatorName::RandomForest;
-  LassoParams lasso;
-  RandomForestParams random_forest;
-  GbmParams gbm;
-  MlpParams mlp;
-  SvmParams svm;
+#define BFS_ESTIMATOR_MEMBER(value, name, member, params) params member;
+  BFS_ESTIMATORS(BFS_ESTIMATOR_MEMBER)
+#undef BFS_ESTIMATOR_MEMBER
 };
 
 }  // namespace bfs

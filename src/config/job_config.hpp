@@ -19,23 +19,43 @@ namespace bfs {
 
 /// data.source: simulated batches, an HDF5 file in our schema, or a CSV file.
 enum class SourceKind { Simulate, Hdf5, Csv };
-/// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas); the last four
-/// are paper 002's designs (eqs. 16–18 and §3.3).
+/// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas); friedman1-corr
+/// and forest are paper 003's §6.1 designs, the next four paper 002's (eqs. 16–18 and §3.3).
 /// cmab-hte is not an (X, y) design: it simulates contextual-bandit logs (paper 004 §3.1) for method cmab-scores.
-enum class Dgp { Friedman1, Friedman3, Liang, Linear, Ishigami, HeavyTailed, FriedmanMod, IshigamiClassic, CmabHte };
+enum class Dgp {
+  Friedman1,
+  Friedman3,
+  Liang,
+  Linear,
+  Friedman1Corr,
+  Forest,
+  Ishigami,
+  HeavyTailed,
+  FriedmanMod,
+  IshigamiClassic,
+  CmabHte
+};
+/// data.knockoffs (data/knockoffs.hpp): no knockoff columns, or second-order Gaussian model-X knockoffs of the
+/// data's columns appended to every loaded period (paper 003 §7.2).
+enum class Knockoffs { None, Gaussian };
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
-constexpr std::array<std::pair<Dgp, std::string_view>, 9> enum_table(Dgp) {
+constexpr std::array<std::pair<Dgp, std::string_view>, 11> enum_table(Dgp) {
   return {{{Dgp::Friedman1, "friedman1"},
            {Dgp::Friedman3, "friedman3"},
            {Dgp::Liang, "liang"},
            {Dgp::Linear, "linear"},
+           {Dgp::Friedman1Corr, "friedman1-corr"},
+           {Dgp::Forest, "forest"},
            {Dgp::Ishigami, "ishigami"},
            {Dgp::HeavyTailed, "heavy-tailed"},
            {Dgp::FriedmanMod, "friedman-mod"},
            {Dgp::IshigamiClassic, "ishigami-classic"},
            {Dgp::CmabHte, "cmab-hte"}}};
+}
+constexpr std::array<std::pair<Knockoffs, std::string_view>, 2> enum_table(Knockoffs) {
+  return {{{Knockoffs::None, "none"}, {Knockoffs::Gaussian, "gaussian"}}};
 }
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
@@ -45,7 +65,7 @@ enum class PolicyKind { Ts, Ttts, Tvs };
 /// bandit.stop (bandit/stopping.hpp).
 enum class StopRule { Iterations, RankStable, SelectedStable, Truth };
 /// reward.rule (importance/reward.hpp).
-enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero };
+enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero, BartLastDraw, BartMeanSplits };
 /// reward.null (importance/reward.hpp): the paper's fixed threshold alone, or also a calibrated null per evaluation.
 enum class RewardNull { None, Shadow, Paired };
 
@@ -61,11 +81,13 @@ constexpr std::array<std::pair<StopRule, std::string_view>, 4> enum_table(StopRu
            {StopRule::SelectedStable, "selected-stable"},
            {StopRule::Truth, "truth"}}};
 }
-constexpr std::array<std::pair<RewardRule, std::string_view>, 4> enum_table(RewardRule) {
+constexpr std::array<std::pair<RewardRule, std::string_view>, 6> enum_table(RewardRule) {
   return {{{RewardRule::Absolute, "absolute"},
            {RewardRule::Relative, "relative"},
            {RewardRule::Bernoulli, "bernoulli"},
-           {RewardRule::LassoNonzero, "lasso-nonzero"}}};
+           {RewardRule::LassoNonzero, "lasso-nonzero"},
+           {RewardRule::BartLastDraw, "bart-last-draw"},
+           {RewardRule::BartMeanSplits, "bart-mean-splits"}}};
 }
 constexpr std::array<std::pair<RewardNull, std::string_view>, 3> enum_table(RewardNull) {
   return {{{RewardNull::None, "none"}, {RewardNull::Shadow, "shadow"}, {RewardNull::Paired, "paired"}}};
@@ -86,6 +108,8 @@ struct DataConfig {
   Task task = Task::Regression;     ///< regression | binary (labels validated by data/labels.hpp)
   /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}.
   std::optional<double> positive_label;
+  /// Model-X knockoff columns appended on the fly, between the data's columns and the noise columns.
+  Knockoffs knockoffs = Knockoffs::None;
   // Contextual-bandit logs (context, arm served, 0/1 reward), read instead of (X, y) by a method whose description
   // says logged_data (cmab-scores, paper 004); refused for the others.
   std::string arm;                       ///< CSV: the column of the arm served
@@ -114,6 +138,8 @@ struct RewardConfig {
   int shadows = 19;
   double shadow_quantile = 1.0;  ///< "shadow": a real drop must exceed this quantile of the shadow drops (1 = max)
   double alpha = 0.05;           ///< "paired": level of the one-sided t-test over the B drops
+  /// "bart-mean-splits" (paper 003 eq. 10): a feature earns 1 when BART's mean split count reaches this.
+  double min_splits = 1.0;
 };
 
 struct BanditConfig {

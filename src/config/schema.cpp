@@ -224,6 +224,9 @@ void validate_logged_data_keys(const JobConfig& job) {
     if (data.source == SourceKind::Simulate && data.dgp != Dgp::CmabHte)
       throw ConfigError("data.dgp = \"" + std::string(name_of(data.dgp)) + "\" simulates (X, y), but " + method +
                         " reads bandit logs: use data.dgp = \"cmab-hte\" or a CSV/HDF5 log");
+    if (data.knockoffs != Knockoffs::None)
+      throw ConfigError("data.knockoffs = \"" + std::string(name_of(data.knockoffs)) + "\" does not apply to " +
+                        method + ", which reads bandit logs (knockoffs are columns of an (X, y) data set)");
     return;
   }
   const std::pair<const char*, bool> logged_keys[] = {{"arm", !data.arm.empty()},
@@ -253,6 +256,14 @@ void validate_bandit_sections(const JobConfig& job) {
   if (job.reward.rule == RewardRule::LassoNonzero && job.estimator.name != EstimatorName::Lasso)
     throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
                       std::string(name_of(job.estimator.name)) + "\")");
+  const bool bart_rule = job.reward.rule == RewardRule::BartLastDraw || job.reward.rule == RewardRule::BartMeanSplits;
+  if (bart_rule && job.estimator.name != EstimatorName::Bart)
+    throw ConfigError("reward.rule = \"" + std::string(name_of(job.reward.rule)) +
+                      "\" reads BART's split counts and needs estimator.name = \"bart\" (got \"" +
+                      std::string(name_of(job.estimator.name)) + "\")");
+  if (job.reward.rule != RewardRule::BartMeanSplits && job.reward.min_splits != RewardConfig{}.min_splits)
+    throw ConfigError("reward.min_splits is used by reward.rule = \"bart-mean-splits\" only (got \"" +
+                      std::string(name_of(job.reward.rule)) + "\")");
   if (job.bandit.mode == Mode::Offline && job.data.source == SourceKind::Simulate && job.data.periods != 1)
     throw ConfigError("data.periods = " + std::to_string(job.data.periods) +
                       " needs bandit.mode = \"online\" (offline runs use one data set)");
@@ -310,21 +321,12 @@ void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimato
     throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
 }
 
-void check_bounds(const LassoParams& params) {
-  check_bounds_of(params);
-}
-void check_bounds(const RandomForestParams& params) {
-  check_bounds_of(params);
-}
-void check_bounds(const GbmParams& params) {
-  check_bounds_of(params);
-}
-void check_bounds(const MlpParams& params) {
-  check_bounds_of(params);
-}
-void check_bounds(const SvmParams& params) {
-  check_bounds_of(params);
-}
+#define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params) \
+  void check_bounds(const params& p) {                          \
+    check_bounds_of(p);                                         \
+  }
+BFS_ESTIMATORS(BFS_ESTIMATOR_CHECK_BOUNDS)
+#undef BFS_ESTIMATOR_CHECK_BOUNDS
 
 std::string dump_job(const JobConfig& job_in) {
   JobConfig job = job_in;

@@ -23,13 +23,14 @@ enum class Purpose : std::uint64_t {
   Fit = 6,           ///< the estimator's own randomness
   Permutation = 7,   ///< permutation importance (one stream per feature)
   Reward = 8,        ///< Bernoulli rewards
-  Simulate = 9,      ///< simulated data sets
+  Simulate = 9,      ///< simulated data sets (batch k: round k; the forest DGP's trees: round 0, feature 2^40)
   Noise = 10,        ///< on-the-fly noise features
   Shuffle = 11,      ///< re-batching passes
   Tuning = 12,       ///< hyper-parameter tuning: k-fold assignment (feature 0) and CV fit seeds (feature 1)
   Search = 13,       ///< a tree search's descent (FUSE: round = iteration)
   Subsample = 14,    ///< a fresh validation subsample (FUSE's reward)
   Shadow = 15,       ///< reward.null = "shadow": which features get shadows (feature 2^40) and their row shuffles
+  Knockoff = 16,     ///< data.knockoffs: the Gaussian draw of a loaded row's knockoffs (round = period, slot = row)
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

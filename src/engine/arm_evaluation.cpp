@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "importance/metrics.hpp"
+#include "importance/model_rewards.hpp"
 #include "importance/permutation.hpp"
 #include "importance/reward.hpp"
 
@@ -218,10 +219,12 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
   const FitOptions fit_options = fit_options_for(settings, seed, round, slot);
 
   if (evaluated_whole(settings)) {
-    // lasso-nonzero (paper 003 §3.3): a bootstrap replicate of the data per play (offline), the batch itself online.
+    // Rewards read from the model (importance/model_rewards.hpp): lasso-nonzero fits a bootstrap replicate per play
+    // offline (paper 003 §3.3); the BART rules fit all the rows, whose randomness is the MCMC's (§3.2); online, the
+    // batch itself.
     auto start = Clock::now();
     std::vector<Index> rows;
-    if (settings.split.bootstrap) {
+    if (settings.split.bootstrap && settings.reward.rule == RewardRule::LassoNonzero) {
       rows = bootstrap_rows(data.rows(), seed, round, slot);
     } else {
       rows.resize(static_cast<std::size_t>(data.rows()));
@@ -233,14 +236,11 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
     start = Clock::now();
     const auto model = estimator.fit(X, y, fit_options);
     out.fit_seconds = seconds_since(start);
-    const LinearStructure* linear = model->linear();
-    if (linear == nullptr) throw ConfigError("reward.rule = \"lasso-nonzero\" needs a linear estimator");
-    out.test_score = metric_score(settings.metric, y, model->predict(X));
-    for (std::size_t i = 0; i < arm.size(); ++i) {
-      const double beta = linear->coef[static_cast<Index>(i)];
-      out.scores.push_back(std::abs(beta));
-      out.rewards.push_back(beta != 0.0);
-    }
+    const Vector* fitted = model->fitted_values();
+    out.test_score = metric_score(settings.metric, y, fitted != nullptr ? *fitted : model->predict(X));
+    ModelRewards read = model_rewards(settings.reward, *model);
+    out.scores = std::move(read.scores);
+    out.rewards = std::move(read.rewards);
     return out;
   }
 

@@ -24,8 +24,9 @@ struct EvaluationSettings {
 struct ArmOutcome {
   FeatureSet arm;
   std::vector<std::uint8_t> rewards;  ///< one per arm feature
-  std::vector<double> scores;         ///< importance per arm feature (|β| for lasso-nonzero)
-  double test_score = 0.0;            ///< the metric on the test rows (in-sample for lasso-nonzero: no test rows)
+  std::vector<double>
+      scores;  ///< importance per arm feature (the model-read score for the rules of importance/model_rewards)
+  double test_score = 0.0;  ///< the metric on the test rows (in-sample for the model-read rules: no test rows)
   double split_seconds = 0.0;
   double fit_seconds = 0.0;
   double importance_seconds = 0.0;
@@ -104,7 +105,8 @@ std::vector<double> importance_costs(const Model& model, const ImportancePlan& p
 BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureSet& arm, const ImportancePlan& plan,
                          const std::vector<std::size_t>& block, const EvaluationSettings& settings, std::uint64_t seed,
                          std::uint64_t round, std::uint64_t slot);
-/// True when the reward rule needs no permutation importance (lasso-nonzero): the arm is evaluated whole by one rank.
+/// True when the reward rule needs no permutation importance (lasso-nonzero, the BART rules): the arm is evaluated
+/// whole by one rank.
 bool evaluated_whole(const EvaluationSettings& settings);
 
 /// Evaluates `arm` on `data`. An empty arm yields an empty outcome.

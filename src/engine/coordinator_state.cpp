@@ -8,7 +8,8 @@ CoordinatorState::CoordinatorState(Index p, const BanditConfig& bandit, std::uin
                                    bool has_truth)
     : posterior_(p, bandit.prior_alpha, bandit.prior_beta),
       policy_(PolicySettings::from(bandit)),
-      stopping_(bandit.stop, bandit.stop_window, truth, has_truth),
+      selection_(SelectionRule::from(bandit)),
+      stopping_(bandit.stop, bandit.stop_window, truth, has_truth, selection_),
       seed_(seed),
       arms_per_round_(bandit.arms_per_round),
       unplayed_as_failures_(bandit.unplayed_as_failures),
@@ -35,7 +36,7 @@ bool CoordinatorState::end_round(std::int32_t round, std::int32_t period) {
   const std::vector<double> means = posterior_.means();
   for (double m : means) trajectory_.push_back(static_cast<float>(m));
   round_period_.push_back(period);
-  if (has_truth_ && separation_round_ < 0 && separates(means, truth_)) separation_round_ = round;
+  if (has_truth_ && separation_round_ < 0 && separates(means, truth_, selection_)) separation_round_ = round;
   return stopping_.observe(means);
 }
 
@@ -69,7 +70,7 @@ void CoordinatorState::fill_result(RunResult& result) const {
   result.iteration_period = round_period_;
   result.evaluations = records_;
   result.iterations = rounds_done_;
-  result.selected = selected_set(posterior_.means());
+  result.selected = selected_set(posterior_.means(), selection_);
   result.resume.stop_key = stopping_.last_key;
   result.resume.stable_count = stopping_.stable_count;
   result.resume.separation_round = separation_round_;

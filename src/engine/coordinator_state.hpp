@@ -29,6 +29,8 @@ class CoordinatorState {
 
   const BetaPosterior& posterior() const { return posterior_; }
   const StoppingRule& stopping() const { return stopping_; }
+  /// What makes a feature selected (0.5, or TVS's C̃ and q): the selected set, stopping and truth metrics use it.
+  const SelectionRule& selection() const { return selection_; }
   std::int32_t rounds_done() const { return rounds_done_; }
   /// Continues from a checkpoint written by fill_result (with its resume state).
   void restore(const RunResult& checkpoint);
@@ -38,6 +40,7 @@ class CoordinatorState {
  private:
   BetaPosterior posterior_;
   Policy policy_;
+  SelectionRule selection_;
   StoppingRule stopping_;
   std::uint64_t seed_;
   int arms_per_round_;

@@ -1,17 +1,23 @@
 // The [data] section → a DataSource (DESIGN §5): simulated batches, an HDF5 file (read a period at a time), or a
-// CSV loaded into memory. The data seed (simulation and noise features) is data.seed, or run.seed when it is 0.
+// CSV loaded into memory. The data seed (simulation, knockoffs, noise features) is data.seed, or run.seed when it is 0.
 // data.task / data.positive_label go down as a LabelSpec: every source validates and maps a binary target when it
 // opens (data/labels.hpp), and the simulator draws 0/1 labels itself.
+// data.knockoffs = "gaussian" wraps the source (data/knockoffs.hpp): every loaded period gets the knockoffs of its
+// data columns, fitted on its rows and drawn from the data seed, between the data columns and the noise columns
+// (which stay last: the tuning drops them by position, engine/round_driver.cpp).
 #include "engine/data_sources.hpp"
 
 #include "core/error.hpp"
 #include "data/csv_reader.hpp"
+#include "data/knockoffs.hpp"
 #include "simulate/dgp.hpp"
 
 namespace bfs {
 
-std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
-  const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
+namespace {
+
+/// The source of data.source, with its noise columns; the knockoffs are added around it by make_data_source.
+std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uint64_t seed, bool online) {
   if (config.noise_features < 0) {
     throw ConfigError(detail::concat("data.noise_features = ", config.noise_features, " must be >= 0"));
   }
@@ -27,8 +33,11 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
           "data.positive_label is not used with data.source = \"simulate\" (simulated binary targets "
           "are already 0/1)");
     }
-    // One period is in memory at a time (all of them offline, where there is one).
-    check_simulation_fits(config.n, config.p + config.noise_features, "data.n, data.p, data.noise_features");
+    // One period is in memory at a time (all of them offline, where there is one); knockoffs double the data columns.
+    const std::int64_t knockoff_cols = config.knockoffs == Knockoffs::Gaussian ? config.p : 0;
+    check_simulation_fits(config.n, config.p + knockoff_cols + config.noise_features,
+                          knockoff_cols > 0 ? "data.n, data.p, data.knockoffs, data.noise_features"
+                                            : "data.n, data.p, data.noise_features");
     SimulateSpec spec;
     spec.dgp = std::string(name_of(config.dgp));
     spec.n = config.n;
@@ -51,6 +60,16 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
                               seed, labels);
   }
   throw InternalError("make_data_source: a data.source without a reader");
+}
+
+}  // namespace
+
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
+  const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
+  std::unique_ptr<DataSource> source = make_plain_source(config, seed, online);
+  if (config.knockoffs == Knockoffs::Gaussian)
+    source = with_gaussian_knockoffs(std::move(source), config.noise_features, seed);
+  return source;
 }
 
 }  // namespace bfs

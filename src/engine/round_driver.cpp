@@ -11,6 +11,7 @@
 #include "engine/coordinator_state.hpp"
 #include "engine/run_result_h5.hpp"
 #include "engine/tuning.hpp"
+#include "importance/reward.hpp"
 
 namespace bfs {
 
@@ -119,7 +120,7 @@ std::string job_hash(const JobConfig& job) {
 }
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
-  if (job.reward.rule != RewardRule::LassoNonzero) check_splittable(data.rows(), job.bandit.test_fraction, what);
+  if (needs_importance(job.reward.rule)) check_splittable(data.rows(), job.bandit.test_fraction, what);
   if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
     throw InputError(what + (job.data.task == Task::Binary
                                  ? ": every row is of one class (" + std::to_string(data.y[0]) +
@@ -269,7 +270,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
         stop = state.end_round(round, period);
         result.timings.update_seconds += seconds_since(start);
         if (on_round) {
-          report.selected = selected_set(state.posterior().means()).size();
+          report.selected = selected_set(state.posterior().means(), state.selection()).size();
           on_round(report);
         }
         if (!control.checkpoint_path.empty() && !stop) {

@@ -28,7 +28,7 @@ struct TruthMetrics {
   double fdp = 0.0;          ///< false discoveries / max(1, selected)
   double power = 0.0;        ///< true discoveries / |truth|
   std::int64_t hamming = 0;  ///< |selected Δ truth|
-  /// First iteration after which every true feature was ≥ 0.5 and every noise feature < 0.5; -1 if never.
+  /// First iteration after which the selected set (SelectionRule: mean ≥ 0.5, or TVS's C̃) was the truth; -1 if never.
   std::int32_t separation_iteration = -1;
 };
 
@@ -124,7 +124,8 @@ struct RunResult {
   std::vector<float> trajectory;
   std::vector<std::int32_t> iteration_period;  ///< period of each iteration
   std::vector<EvaluationRecord> evaluations;
-  std::vector<FeatureId> selected;  ///< final median-probability model (mean ≥ 0.5), ascending
+  std::vector<FeatureId> selected;  ///< final selected set (SelectionRule: the median-probability model for ts/ttts,
+                                    ///< TVS's C̃ rule), ascending
   std::vector<FeatureId> truth;
   TruthMetrics metrics;
 

@@ -60,6 +60,13 @@ struct FirstLayer {
   Eigen::VectorXd bias;
 };
 
+/// Splits per input column of a sampled tree ensemble: in the last sweep's forest, and the mean over the kept sweeps
+/// (paper 003 eqs. 9 and 10 read these).
+struct SplitCounts {
+  std::vector<double> last;
+  std::vector<double> mean;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -77,6 +84,11 @@ class Model {
   virtual const FirstLayer* first_layer() const { return nullptr; }
   /// Mean decrease in impurity per input column, summing to 1 (random forests, after fit; nullptr otherwise).
   virtual const std::vector<double>* impurity_importance() const { return nullptr; }
+  /// The model's predictions for its own training rows, when the fit computed them anyway (BART: the mean over the
+  /// kept sweeps of the sampler's running fit, equal to predict(X_train) up to rounding); nullptr otherwise.
+  virtual const Vector* fitted_values() const { return nullptr; }
+  /// Per input column, how often a Bayesian tree ensemble splits on it (BART; nullptr otherwise).
+  virtual const SplitCounts* split_counts() const { return nullptr; }
 };
 
 class Estimator {
@@ -107,6 +119,8 @@ std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task = Task::R
 std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task = Task::Regression);
 /// Binary only: ConfigError naming data.task for Task::Regression.
 std::unique_ptr<Estimator> make_svm(const SvmParams& params, Task task = Task::Binary);
+/// Regression only: ConfigError naming data.task for Task::Binary (estimators/bart.hpp).
+std::unique_ptr<Estimator> make_bart(const BartParams& params, Task task = Task::Regression);
 
 /// The registry: builds the estimator named by config.name for `task`; ConfigError naming estimator.name otherwise.
 std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression);

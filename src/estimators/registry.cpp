@@ -7,16 +7,11 @@ namespace bfs {
 
 std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task) {
   switch (config.name) {
-    case EstimatorName::Lasso:
-      return make_lasso(config.lasso, task);
-    case EstimatorName::RandomForest:
-      return make_random_forest(config.random_forest, task);
-    case EstimatorName::Gbm:
-      return make_gbm(config.gbm, task);
-    case EstimatorName::Mlp:
-      return make_mlp(config.mlp, task);
-    case EstimatorName::Svm:
-      return make_svm(config.svm, task);
+#define BFS_ESTIMATOR_FACTORY(value, name, member, params) \
+  case EstimatorName::value:                               \
+    return make_##member(config.member, task);
+    BFS_ESTIMATORS(BFS_ESTIMATOR_FACTORY)
+#undef BFS_ESTIMATOR_FACTORY
   }
   throw InternalError("make_estimator: an EstimatorName without a factory");
 }

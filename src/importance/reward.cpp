@@ -6,11 +6,12 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "importance/model_rewards.hpp"
 
 namespace bfs {
 
 bool needs_importance(RewardRule rule) {
-  return rule != RewardRule::LassoNonzero;
+  return !reads_model(rule);
 }
 
 double shadow_bar(std::vector<double> shadow_scores, double quantile) {
@@ -93,7 +94,9 @@ std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const 
         break;
       }
       case RewardRule::LassoNonzero:
-        throw InternalError("lasso-nonzero rewards come from the model's coefficients, not from scores");
+      case RewardRule::BartLastDraw:
+      case RewardRule::BartMeanSplits:
+        throw InternalError("model-read rewards come from importance/model_rewards, not from scores");
     }
   }
   return rewards;

@@ -27,7 +27,7 @@
 
 namespace bfs {
 
-/// True when the rule needs permutation importance (all but lasso-nonzero).
+/// True when the rule needs permutation importance (all but the model-read rules of model_rewards.hpp).
 bool needs_importance(RewardRule rule);
 
 /// What the calibrated null compares a feature against, from the same evaluation.

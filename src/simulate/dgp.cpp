@@ -14,12 +14,20 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "data/labels.hpp"
+#include "simulate/prior_forest.hpp"
 
 namespace bfs {
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
+/// friedman1-corr: the equicorrelation of z that makes the uniforms Φ(z_j) correlated 0.3 (paper 003 §6.1's "roughly
+/// 0.3"): corr(Φ(z_j), Φ(z_k)) = (6/π) asin(ρ/2) for normal z, so ρ = 2 sin(0.3π/6) = 0.31287.
+const double kFriedmanCorrRho = 2.0 * std::sin(0.3 * kPi / 6.0);
+/// forest: Σ_jk = 0.3^|j−k| (paper 003 §6.1).
+constexpr double kForestRho = 0.3;
+/// forest: the stream feature of its trees, (seed, 0, 0, Simulate, 2^40), far from the batch streams' feature 0.
+constexpr std::uint64_t kForestTreeStream = std::uint64_t{1} << 40;
 
 /// Every DGP is a value of config's Dgp (data.dgp; its names are declared there, once), the last four paper 002's
 /// designs.
@@ -46,6 +54,8 @@ std::vector<FeatureId> truth_of(Model model) {
     case Model::Friedman3:
     case Model::Liang:
     case Model::Linear:
+    case Model::Friedman1Corr:
+    case Model::Forest:   // its trees split on x1..x5 only
     case Model::CmabHte:  // paper 004 §3.1: x1..x5 change which arm wins (simulate/cmab_hte.hpp)
       break;
   }
@@ -124,17 +134,21 @@ double first_mean_of(Model model, const float* x) {
     case Model::Friedman3:
     case Model::Liang:
     case Model::Linear:
+    case Model::Friedman1Corr:
+    case Model::Forest:
     case Model::CmabHte:
       break;
   }
   throw InternalError("first_mean_of: not a paper-002 design");
 }
 
+/// f of every DGP but forest, whose f is its trees (MeanFunction).
 double mean_of(Model model, const float* x) {
   if (raw_probit(model)) return first_mean_of(model, x);
   const double x1 = x[0], x2 = x[1], x3 = x[2], x4 = x[3], x5 = x[4];
   switch (model) {
-    case Model::Friedman1:  // paper 000 eq. 1
+    case Model::Friedman1:      // paper 000 eq. 1
+    case Model::Friedman1Corr:  // paper 003 §6.1: eq. 1's f on correlated x
       return 10.0 * std::sin(std::numbers::pi * x1 * x2) + 20.0 * (x3 - 0.5) * (x3 - 0.5) + 10.0 * x4 + 5.0 * x5;
     case Model::Friedman3:  // paper 000 eq. 3
       return 0.1 * std::exp(4.0 * x1) + 4.0 / (1.0 + std::exp(-20.0 * (x2 - 0.5))) + 4.0 * x3 + 3.0 * x4 + 2.0 * x5;
@@ -146,19 +160,47 @@ double mean_of(Model model, const float* x) {
     case Model::HeavyTailed:
     case Model::FriedmanMod:
     case Model::IshigamiClassic:
+    case Model::Forest:   // MeanFunction
     case Model::CmabHte:  // refused by check_spec
       break;
   }
   return 0.0;
 }
 
+/// forest's f: 200 trees from the BART prior on x1..x5 (simulate/prior_forest.hpp), a fixed function of the seed so
+/// that every batch and period of a job shares one f. Leaf values are N(0, 1/200) — our scale, the paper gives none:
+/// the sum of 200 independent leaves has prior variance 1 at every x. Over x, f varies less (a tree with one leaf, or
+/// a leaf most x fall in, adds a near constant): Var_x f measured 0.20, 0.33, 0.38 for seeds 2, 1, 77 (σ² = 0.5).
+std::vector<PriorTree> forest_trees(std::uint64_t seed) {
+  PriorForestSpec spec;
+  spec.leaf_sd = std::sqrt(1.0 / spec.trees);
+  Rng rng = Rng::stream(seed, 0, 0, Purpose::Simulate, kForestTreeStream);
+  return draw_prior_forest(spec, rng);
+}
+
+/// f of any DGP as a function of a row: the trees of forest (drawn once, from the seed), mean_of otherwise.
+class MeanFunction {
+ public:
+  MeanFunction(Model model, std::uint64_t seed)
+      : model_(model), trees_(model == Model::Forest ? forest_trees(seed) : std::vector<PriorTree>{}) {}
+  double operator()(const float* x) const {
+    return model_ == Model::Forest ? forest_value(trees_, x) : mean_of(model_, x);
+  }
+
+ private:
+  Model model_;
+  std::vector<PriorTree> trees_;
+};
+
 double noise_variance_of(Model model) {
   switch (model) {
     case Model::Liang:
+    case Model::Forest:  // paper 003 §6.1
       return 0.5;
     case Model::Linear:
       return 5.0;
     case Model::Friedman1:
+    case Model::Friedman1Corr:  // paper 003 §6.1 takes §5.1's Friedman design, σ² = 1, and adds the correlation
     case Model::Friedman3:
     case Model::Ishigami:  // paper 002 §3.3 and §5: ε ~ N(0, 1)
     case Model::HeavyTailed:
@@ -198,6 +240,14 @@ void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
     }
     case Model::Linear:  // Σ_jk = 0.9^|j−k|
       draw_ar1_row(0.9, rng, row, p, identity);
+      break;
+    case Model::Friedman1Corr: {  // z_j = √ρ η + √(1 − ρ) e_j: equicorrelated ρ, unit variance; x_j = Φ(z_j)
+      const double shared = std::sqrt(kFriedmanCorrRho) * rng.normal(), own = std::sqrt(1.0 - kFriedmanCorrRho);
+      for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(normal_cdf(shared + own * rng.normal()));
+      break;
+    }
+    case Model::Forest:  // Σ_jk = 0.3^|j−k|
+      draw_ar1_row(kForestRho, rng, row, p, identity);
       break;
     case Model::Ishigami:
     case Model::HeavyTailed:
@@ -294,8 +344,19 @@ bool dgp_uses_rho(const std::string& dgp) {
 
 double dgp_mean(const std::string& dgp, std::span<const float> x) {
   const Model model = parse_model(dgp);
+  if (model == Model::Forest)
+    throw ConfigError("dgp_mean: forest's f is drawn from the data seed; use dgp_mean_function(spec)");
   BFS_CHECK(static_cast<Index>(x.size()) > truth_of(model).back(), "row has ", x.size(), " values");
   return mean_of(model, x.data());
+}
+
+std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSpec& spec) {
+  const Model model = parse_model(spec.dgp);
+  const Index need = truth_of(model).back() + 1;
+  return [f = MeanFunction(model, spec.seed), need](std::span<const float> x) {
+    BFS_CHECK(static_cast<Index>(x.size()) >= need, "row has ", x.size(), " values");
+    return f(x.data());
+  };
 }
 
 double dgp_noise_variance(const std::string& dgp) {
@@ -307,6 +368,7 @@ Dataset simulate(const SimulateSpec& spec, int batch) {
   BFS_CHECK(batch >= 0, "batch ", batch);
   const Index n = spec.n, p = spec.p;
   const double sigma = std::sqrt(noise_variance_of(model));
+  const MeanFunction mean_function(model, spec.seed);
   Rng rng = Rng::stream(spec.seed, static_cast<std::uint64_t>(batch), 0, Purpose::Simulate);
   Dataset data;
   data.X.resize(n, p);
@@ -315,7 +377,7 @@ Dataset simulate(const SimulateSpec& spec, int batch) {
   for (Index i = 0; i < n; ++i) {
     float* row = data.X.data() + i * p;  // row-major: draws go row by row
     draw_row(model, spec.rho, rng, row, p);
-    const double mean = mean_of(model, row);
+    const double mean = mean_function(row);
     data.y[i] = mean + sigma * rng.normal();  // drawn for binary too, so the stream (and X) match regression
     if (spec.binary) f[static_cast<std::size_t>(i)] = mean;
   }

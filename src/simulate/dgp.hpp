@@ -6,6 +6,17 @@
 //   liang     (eq. 5): x = (e + z) / 2, z ~ N(0, I_p), e = η·1 with η ~ N(0,1) per row (pairwise corr 0.5),
 //                      f = 10 x2 / (1 + x1²) + 5 sin(x3 x4) + 2 x5, ε ~ N(0, 0.5)
 //   linear  (003 §6.1): x ~ N(0, Σ), Σ_jk = 0.9^|j−k| (an AR(1) along j), f = x1 + 2x2 + 3x3 − 2x4 − x5, ε ~ N(0, 5)
+//   friedman1-corr (003 §6.1, "Friedman Setup ... correlations of roughly 0.3"): x_j = Φ(z_j), z equicorrelated
+//                      with ρ = 2 sin(0.3π/6) = 0.31287 (z_j = √ρ η + √(1−ρ) e_j, η shared by the row), which makes the
+//                      uniform x_j pairwise Pearson-correlated 0.3; f = friedman1's f; ε ~ N(0, 1), the σ² of the
+//                      Friedman design §6.1 refers to ("described earlier"; it is §5.1's, with σ² = 1): §6.1 gives
+//                      σ² only for its other designs (linear 5, forest 0.5, liang 0.5)
+//   forest  (003 §6.1): x ~ N(0, Σ), Σ_jk = 0.3^|j−k| (an AR(1) along j); f = a sum of 200 trees drawn from the BART
+//                      prior splitting on x1..x5 only (simulate/prior_forest.hpp), leaf values N(0, 1/200) (our
+//                      scale: f has prior variance 1 at every x; Var_x f is 0.2–0.4 for a drawn f); ε ~ N(0, 0.5).
+//                      The trees are a fixed function of the seed, drawn from the stream (seed, 0, 0, Simulate, 2^40),
+//                      so every batch, period and rank of a job shares one f (dgp_mean_function gives it); the rows
+//                      come from the batch stream.
 // Paper 002 (FIRST) §5 eqs. 16–18 — the truth is each design's own set (dgp_truth; 0-based, x1 = column 0):
 //   ishigami     (eq. 16): f = sin(2πx1 − π) + 7 sin²(2πx2 − π) + 0.1 (2πx3 − π)⁴ sin(2πx1 − π); truth x1, x2, x3
 //   heavy-tailed (eq. 17): f = 2 log(x1² + x2⁴) / (cos x1 + sin x3) + x2² e^{x3} / √(1.1 − x6); truth x1, x2, x3, x6
@@ -17,19 +28,21 @@
 //   truth x1, x2, x3. The paper's design has p = 3 (what `banditfs simulate ishigami-classic` writes unless --p is
 //   given); a larger p appends independent U[−π, π] columns that f does not use. It takes no ρ.
 // Batch k of a seed is drawn row by row from one stream (seed, k, 0, Simulate): a row's x in column order, then its
-// ε; y is computed from the float values stored in X, so dgp_mean(X row) + ε reproduces y up to double rounding.
+// ε; y is computed from the float values stored in X, so dgp_mean(X row) + ε (dgp_mean_function(spec) for forest)
+// reproduces y up to double rounding.
 //
-// Binary (SimulateSpec::binary, data.task = "binary"). friedman1, friedman3, liang, linear: y ~ Bernoulli(Φ((f − m)
-// / s)), m and s the mean and population standard deviation of f over the batch's own rows. Standardising per batch
-// puts these DGPs on one scale (class balance ≈ 1/2, P(y = 1) increasing in f) without a per-DGP constant; the price
-// is that a row's P(y = 1) depends on its batch, which is harmless for a batch of hundreds of rows. s = 0 (e.g.
-// n = 1) is a ConfigError. The paper-002 designs follow §6.1 instead, "Y = Bernoulli(Φ(f*(X)))" (an unnumbered
-// display; f* is eq. 16, 17 or 18): Φ of f itself, neither centred nor scaled (eq. 18's −10 is the paper's own
-// centring), so P(y = 1) = Φ(f(x)) exactly, whatever the batch.
+// Binary (SimulateSpec::binary, data.task = "binary"). friedman1, friedman3, liang, linear, friedman1-corr, forest:
+// y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and population standard deviation of f over the batch's own rows.
+// Standardising per batch puts these DGPs on one scale (class balance ≈ 1/2, P(y = 1) increasing in f) without a
+// per-DGP constant; the price is that a row's P(y = 1) depends on its batch, which is harmless for a batch of hundreds
+// of rows. s = 0 (e.g. n = 1) is a ConfigError. The paper-002 designs follow §6.1 instead, "Y = Bernoulli(Φ(f*(X)))"
+// (an unnumbered display; f* is eq. 16, 17 or 18): Φ of f itself, neither centred nor scaled (eq. 18's −10 is the
+// paper's own centring), so P(y = 1) = Φ(f(x)) exactly, whatever the batch.
 // Either way the batch draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform
 // per row, in row order, after all of X: X of a binary batch is bit-identical to X of the regression batch of the
 // same seed. The truth is the regression truth.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -57,9 +70,14 @@ std::vector<std::string> dgp_names();
 std::vector<FeatureId> dgp_truth(const std::string& dgp);
 /// True for the Gaussian-copula designs that take SimulateSpec::rho (ishigami, heavy-tailed, friedman-mod).
 bool dgp_uses_rho(const std::string& dgp);
-/// f(x) of a DGP for one row (x needs dgp_truth().back() + 1 values). Throws ConfigError for an unknown DGP.
+/// f(x) of a DGP for one row (x needs dgp_truth().back() + 1 values). Throws ConfigError for an unknown DGP and for
+/// forest, whose f depends on the seed (use dgp_mean_function).
 double dgp_mean(const std::string& dgp, std::span<const float> x);
-/// Variance of ε of a DGP (1, 1, 0.5, 5; 1 for the paper-002 designs).
+/// f of spec's DGP (any, forest included: it holds the trees drawn from spec.seed) as a function of one row, which
+/// needs dgp_truth().back() + 1 values. Build it once: forest's trees are drawn when it is made.
+std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSpec& spec);
+/// Variance of ε of a DGP (friedman1, friedman3: 1; liang 0.5; linear 5; friedman1-corr 1, forest 0.5; 1 for the
+/// paper-002 designs).
 double dgp_noise_variance(const std::string& dgp);
 /// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible. Throws ConfigError
 /// naming data.dgp / data.p / rho when the DGP is unknown, p is below its largest true feature, or ρ is not finite

@@ -42,6 +42,9 @@ void visit(DataConfig& c, V& v) {
   v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
   v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
   v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
+  v("knockoffs", c.knockoffs,
+    text("none | gaussian: second-order Gaussian model-X knockoffs ko_<name> of every data column, fitted on each "
+         "loaded period's rows and appended before the noise columns (paper 003 section 7.2)"));
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
   v("positive_label", c.positive_label,
     text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
@@ -60,6 +63,7 @@ void visit(RewardConfig& c, V& v) {
     text("metric whose drop is the importance: r2 | auc | log_loss | accuracy (default: auc "
          "for binary, r2 for regression)"));
   v("min_abs_r2", c.min_abs_r2, range(0, 1, "relative rule: |R^2_test| below this gives reward 0"));
+  v("min_splits", c.min_splits, range(0, 1e9, "bart-mean-splits: reward 1 when the mean split count reaches this"));
   v("min_r2", c.min_r2, range(-kInf, 1, "evaluations with test R^2 below this update no posterior (-inf = never)"));
   v("groups", c.groups, text("bundles of feature names permuted together"));
   v("null", c.null,
@@ -172,20 +176,32 @@ void visit(SvmParams& c, V& v) {
   v("folds", c.folds, range(2, 100, "svm: CV folds for C and gamma"));
 }
 
+template <class V>
+void visit(BartParams& c, V& v) {
+  v("n_estimators", c.n_estimators, range(1, 1e5, "bart: trees m"));
+  v("sweeps", c.sweeps, range(1, 1e7, "bart: MCMC sweeps M"));
+  v("burn", c.burn, range(0, 1e7, "bart: sweeps left out of predict() and the mean split counts"));
+  v("k", c.k, above(0, 1e6, "bart: tau = (max y - min y) / (2 k sqrt(m))"));
+  v("alpha", c.alpha, above(0, 1, "bart: split probability alpha (1 + depth)^-beta"));
+  v("beta", c.beta, range(0, 1e3, "bart: depth exponent of the split probability"));
+  v("nu", c.nu, above(0, 1e6, "bart: degrees of freedom of the sigma^2 prior"));
+  v("q", c.q, above(0, 1, "bart: quantile of the sigma prior placed at the OLS estimate"));
+  v("numcut", c.numcut, range(1, 65535, "bart: cut points per column"));
+  v("sparse", c.sparse, text("bart: DART's Dirichlet prior on the split columns"));
+  v("sparse_a", c.sparse_a, above(0, 1e6, "bart: theta/(theta+rho) ~ Beta(sparse_a, sparse_b)"));
+  v("sparse_b", c.sparse_b, above(0, 1e6, "bart: see sparse_a"));
+  v("change_prob", c.change_prob, range(0, 1, "bart: probability of a CGM change step (0 = birth/death only)"));
+}
+
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {
   switch (c.name) {
-    case EstimatorName::Lasso:
-      return visit(c.lasso, v);
-    case EstimatorName::RandomForest:
-      return visit(c.random_forest, v);
-    case EstimatorName::Gbm:
-      return visit(c.gbm, v);
-    case EstimatorName::Mlp:
-      return visit(c.mlp, v);
-    case EstimatorName::Svm:
-      return visit(c.svm, v);
+#define BFS_ESTIMATOR_VISIT(value, name, member, params) \
+  case EstimatorName::value:                             \
+    return visit(c.member, v);
+    BFS_ESTIMATORS(BFS_ESTIMATOR_VISIT)
+#undef BFS_ESTIMATOR_VISIT
   }
 }
 

@@ -138,7 +138,8 @@ class Worker {
     ArmPiece piece;
     piece.slot = slot;
     piece.from_leader = leader();
-    // A group of one, or lasso-nonzero (no importance to share): the leader evaluates the arm as the local engine.
+    // A group of one, or a model-read reward (no importance to share): the leader evaluates the arm as the local
+    // engine.
     if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
       const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);

@@ -270,3 +270,27 @@ BOOST_AUTO_TEST_CASE(svm_keys_and_its_binary_task) {
   BOOST_TEST(
       contains(error_of("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nfolds = 1\n"), "estimator.folds"));
 }
+
+// Issue 12 (paper 003): data.knockoffs and the §6.1 designs as data.dgp values.
+BOOST_AUTO_TEST_CASE(data_knockoffs_and_the_paper_003_designs_parse) {
+  const JobConfig job = parse_job("[data]\nknockoffs = \"gaussian\"\ndgp = \"forest\"\n", "job.toml");
+  BOOST_TEST(name_of(job.data.knockoffs) == "gaussian");
+  BOOST_TEST(name_of(job.data.dgp) == "forest");
+  BOOST_TEST(name_of(parse_job("[data]\ndgp = \"friedman1-corr\"\n", "job.toml").data.dgp) == "friedman1-corr");
+  BOOST_TEST(name_of(parse_job("", "job.toml").data.knockoffs) == "none");
+  BOOST_TEST(contains(dump_job(job), "knockoffs = 'gaussian'"));
+  BOOST_TEST(name_of(parse_job(dump_job(job), "dump").data.knockoffs) == "gaussian");
+  BOOST_TEST(name_of(parse_job("", "job.toml", {"data.knockoffs=gaussian"}).data.knockoffs) == "gaussian");
+  BOOST_TEST(contains(error_of("[data]\nknockoffs = \"sdp\"\n"),
+                      "data.knockoffs = \"sdp\" is not one of \"none\", \"gaussian\""));
+  BOOST_TEST(contains(error_of("[data]\nknockoffs = true\n"), "data.knockoffs"));
+  // A method of bandit logs has no (X, y) columns to copy.
+  MethodCatalog catalog = test_catalog();
+  catalog.push_back({"logs", {}, {}, false, true});
+  try {
+    bfs::parse_job(catalog, "[method]\nname = \"logs\"\n[data]\nknockoffs = \"gaussian\"\n", "job.toml", {});
+    BOOST_ERROR("no error");
+  } catch (const ConfigError& e) {
+    BOOST_TEST(contains(e.what(), "data.knockoffs = \"gaussian\" does not apply to method.name = \"logs\""));
+  }
+}

@@ -30,11 +30,11 @@ double variance(const Eigen::VectorXd& v) {
   return (v.array() - v.mean()).square().mean();
 }
 
-Eigen::VectorXd residuals(const Dataset& d, const std::string& dgp) {
+/// y − f(x) with f of the spec's DGP (forest's is drawn from the seed: dgp_mean_function).
+Eigen::VectorXd residuals(const Dataset& d, const SimulateSpec& spec) {
+  const auto f = dgp_mean_function(spec);
   Eigen::VectorXd r(d.rows());
-  for (Index i = 0; i < d.rows(); ++i) {
-    r[i] = d.y[i] - dgp_mean(dgp, std::span<const float>(d.X.data() + i * d.cols(), d.cols()));
-  }
+  for (Index i = 0; i < d.rows(); ++i) r[i] = d.y[i] - f(std::span<const float>(d.X.data() + i * d.cols(), d.cols()));
   return r;
 }
 
@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(shape_names_truth_origin) {
     BOOST_TEST(d.truth == dgp_truth(name), boost::test_tools::per_element());
     const auto dgp = enum_from_name<Dgp>(name);
     BOOST_TEST_REQUIRE(dgp.has_value());  // every DGP is a data.dgp value
-    if (*dgp <= Dgp::Linear) {            // the first four: x1..x5 (paper 002's designs: test_first_designs.cpp)
+    if (*dgp <= Dgp::Forest) {            // the first six: x1..x5 (paper 002's designs: test_first_designs.cpp)
       BOOST_TEST(d.truth == std::vector<FeatureId>({0, 1, 2, 3, 4}), boost::test_tools::per_element());
     }
     BOOST_TEST(d.has_truth);
@@ -118,8 +118,9 @@ BOOST_AUTO_TEST_CASE(linear_features_follow_an_ar1_toeplitz_covariance) {
 
 BOOST_AUTO_TEST_CASE(noise_has_the_papers_variance) {
   for (const auto& name : dgp_names()) {
-    Dataset d = simulate({name, 20000, 10, 11});
-    Eigen::VectorXd r = residuals(d, name);
+    const SimulateSpec spec{name, 20000, 10, 11};
+    Dataset d = simulate(spec);
+    Eigen::VectorXd r = residuals(d, spec);
     const double expected = dgp_noise_variance(name);
     BOOST_TEST_INFO(name);
     BOOST_TEST(std::abs(r.mean()) < 4 * std::sqrt(expected / 20000));
@@ -173,8 +174,8 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_config_errors) {
       [] {
         simulate({"ishigamy", 10, 10, 1});
       },
-      "data.dgp = \"ishigamy\" is not a known DGP (known: friedman1, friedman3, liang, linear, ishigami, "
-      "heavy-tailed, friedman-mod, ishigami-classic)");
+      "data.dgp = \"ishigamy\" is not a known DGP (known: friedman1, friedman3, liang, linear, friedman1-corr, "
+      "forest, ishigami, heavy-tailed, friedman-mod, ishigami-classic)");
   expect_config_error([] { simulate({"linear", 0, 10, 1}); }, "data.n = 0 must be positive");
   expect_config_error([] { simulate_periods({"linear", 5, 10, 1}, 0); }, "data.periods = 0");
   expect_config_error([] { make_simulated_source({"liang", 5, 4, 1}, 1, false, 0); }, "data.p = 4");

@@ -1,0 +1,341 @@
+// The BART sampler: birth/death (and optional change) Metropolis–Hastings steps per tree, leaf values, σ², DART.
+// The algorithm and its sources are in bart.hpp; the move ratios are detail/bart_tree.hpp's.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "estimators/bart.hpp"
+
+namespace bfs::bart {
+
+namespace {
+
+constexpr double kBirthProbability = 0.5;  // the package's pb
+constexpr double kMinLeafRows = 5.0;       // the package rejects a birth leaving fewer rows in a child
+
+class Sampler {
+ public:
+  Sampler(const BinnedColumns& columns, const Vector& y, const BartParams& params, const Prior& prior, Rng& rng,
+          const SamplerOptions& options)
+      : columns_(columns),
+        y_(y),
+        params_(params),
+        prior_(prior),
+        rng_(rng),
+        options_(options),
+        trees_(static_cast<std::size_t>(params.n_estimators)),
+        leaf_of_(trees_.size(), std::vector<std::int32_t>(static_cast<std::size_t>(y.size()), 0)),
+        fit_(Vector::Zero(y.size())),
+        residual_(static_cast<std::size_t>(y.size())),
+        sigma_(prior.sigma_hat),
+        split_counts_(columns.cuts.size(), 0.0) {
+    const auto p = static_cast<double>(columns.cuts.size());
+    dart_.log_s.assign(columns.cuts.size(), -std::log(p));
+    s_.assign(columns.cuts.size(), 1.0 / p);
+  }
+
+  SamplerOutput run() {
+    SamplerOutput out;
+    out.mean_splits.assign(columns_.cuts.size(), 0.0);
+    out.mean_fit = Vector::Zero(y_.size());
+    for (int sweep = 0; sweep < params_.sweeps; ++sweep) {
+      for (std::size_t j = 0; j < trees_.size(); ++j) update_tree(j);
+      if (options_.likelihood) draw_sigma();
+      if (params_.sparse && sweep >= params_.sweeps / 2) update_dart();
+      if (sweep + 1 > params_.burn) {
+        for (const SamplerTree& tree : trees_) out.kept_trees.push_back(to_flat(tree));
+        for (std::size_t v = 0; v < split_counts_.size(); ++v) out.mean_splits[v] += split_counts_[v];
+        out.mean_fit += fit_;
+        ++out.kept_sweeps;
+      }
+      if (options_.on_sweep) options_.on_sweep(sweep, trees_);
+    }
+    if (out.kept_sweeps > 0) {
+      for (double& v : out.mean_splits) v /= out.kept_sweeps;
+      out.mean_fit /= out.kept_sweeps;
+    }
+    out.last_splits = split_counts_;
+    out.last_sigma = sigma_;
+    return out;
+  }
+
+ private:
+  std::span<const std::int32_t> cut_counts() const { return columns_.cut_counts; }
+  double grow_probability(std::int32_t depth) const { return params_.alpha / std::pow(1.0 + depth, params_.beta); }
+  /// The package's pgrow: α(1 + d)^−β for a node that can split, 0 otherwise.
+  double grow_if_splittable(const SamplerTree& tree, std::int32_t id) const {
+    return tree.can_split(id, cut_counts()) ? grow_probability(tree.node(id).depth) : 0.0;
+  }
+
+  void update_tree(std::size_t j) {
+    SamplerTree& tree = trees_[j];
+    std::vector<std::int32_t>& leaf_of = leaf_of_[j];
+    for (std::size_t i = 0; i < residual_.size(); ++i)
+      residual_[i] = y_[static_cast<Index>(i)] - fit_[static_cast<Index>(i)] + tree.node(leaf_of[i]).mu;
+    if (params_.change_prob > 0.0 && rng_.uniform() < params_.change_prob)
+      change_step(tree, leaf_of);
+    else
+      birth_or_death_step(tree, leaf_of);
+    draw_leaf_values(tree, leaf_of);
+  }
+
+  void birth_or_death_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of) {
+    std::vector<std::int32_t> good_leaves;
+    for (std::int32_t id : tree.leaves())
+      if (tree.can_split(id, cut_counts())) good_leaves.push_back(id);
+    const double birth = good_leaves.empty() ? 0.0 : (tree.size() == 1 ? 1.0 : kBirthProbability);
+    if (rng_.uniform() < birth)
+      birth_step(tree, leaf_of, good_leaves, birth);
+    else
+      death_step(tree, leaf_of, good_leaves, birth);
+  }
+
+  SplitSums sums_of_split(std::int32_t leaf, std::int32_t v, std::int32_t c,
+                          const std::vector<std::int32_t>& leaf_of) const {
+    SplitSums s;
+    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+      if (leaf_of[i] != leaf) continue;
+      if (columns_.bin(v, static_cast<Index>(i)) <= c) {
+        s.n_left += 1.0;
+        s.sum_left += residual_[i];
+      } else {
+        s.n_right += 1.0;
+        s.sum_right += residual_[i];
+      }
+    }
+    return s;
+  }
+  SplitSums sums_of_children(const SamplerTree& tree, std::int32_t id, const std::vector<std::int32_t>& leaf_of) const {
+    SplitSums s;
+    const Node& n = tree.node(id);
+    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+      if (leaf_of[i] == n.left) {
+        s.n_left += 1.0;
+        s.sum_left += residual_[i];
+      } else if (leaf_of[i] == n.right) {
+        s.n_right += 1.0;
+        s.sum_right += residual_[i];
+      }
+    }
+    return s;
+  }
+  bool accept(double log_ratio) { return std::log(rng_.uniform()) < std::min(0.0, log_ratio); }
+  bool too_small(const SplitSums& s) const {
+    return options_.likelihood && (s.n_left < kMinLeafRows || s.n_right < kMinLeafRows);
+  }
+  double likelihood_part(const SplitSums& s) const {
+    return options_.likelihood ? split_log_likelihood(s, sigma_, prior_.tau) : 0.0;
+  }
+
+  /// A split column for node id: uniform over the columns with a cut left, or DART's s restricted to them.
+  std::int32_t draw_column(const std::vector<std::int32_t>& good) {
+    if (!params_.sparse) return good[rng_.uniform_int(good.size())];
+    double total = 0.0;
+    for (std::int32_t v : good) total += s_[static_cast<std::size_t>(v)];
+    if (!(total > 0.0)) return good[rng_.uniform_int(good.size())];
+    double u = rng_.uniform() * total;
+    for (std::int32_t v : good) {
+      u -= s_[static_cast<std::size_t>(v)];
+      if (u < 0.0) return v;
+    }
+    return good.back();
+  }
+
+  void birth_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of, const std::vector<std::int32_t>& good_leaves,
+                  double birth) {
+    const std::int32_t leaf = good_leaves[rng_.uniform_int(good_leaves.size())];
+    const std::vector<std::int32_t> good = tree.good_vars(leaf, cut_counts());
+    const std::int32_t v = draw_column(good);
+    const CutRange r = tree.range(leaf, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
+    const auto c =
+        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower + 1)));
+
+    BirthProbabilities p;
+    const std::int32_t depth = tree.node(leaf).depth;
+    p.grow_node = grow_probability(depth);
+    const double child_grow = grow_probability(depth + 1);
+    p.grow_left = (good.size() > 1 || c - 1 >= r.lower) ? child_grow : 0.0;
+    p.grow_right = (good.size() > 1 || c + 1 <= r.upper) ? child_grow : 0.0;
+    const bool new_tree_can_birth = good_leaves.size() > 1 || p.grow_left > 0.0 || p.grow_right > 0.0;
+    p.death_after = new_tree_can_birth ? 1.0 - kBirthProbability : 1.0;
+    const std::int32_t parent = tree.node(leaf).parent;
+    const auto nogs = static_cast<double>(tree.nogs().size());
+    p.pick_nog_after = parent < 0 ? 1.0 : (tree.is_nog(parent) ? 1.0 / nogs : 1.0 / (nogs + 1.0));
+    p.pick_bottom = 1.0 / static_cast<double>(good_leaves.size());
+    p.birth = birth;
+
+    const SplitSums s = sums_of_split(leaf, v, c, leaf_of);
+    if (too_small(s)) return;
+    if (!accept(birth_log_prior_ratio(p) + likelihood_part(s))) return;
+    tree.birth(leaf, v, c, 0.0, 0.0);
+    const std::int32_t left = tree.node(leaf).left, right = tree.node(leaf).right;
+    for (std::size_t i = 0; i < leaf_of.size(); ++i)
+      if (leaf_of[i] == leaf) leaf_of[i] = columns_.bin(v, static_cast<Index>(i)) <= c ? left : right;
+    split_counts_[static_cast<std::size_t>(v)] += 1.0;
+  }
+
+  void death_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of, const std::vector<std::int32_t>& good_leaves,
+                  double birth) {
+    const std::vector<std::int32_t> nogs = tree.nogs();
+    if (nogs.empty()) return;  // a lone root that cannot split: nothing to propose
+    const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
+    const Node n = tree.node(id);
+    DeathProbabilities p;
+    p.grow_node = grow_probability(n.depth);
+    p.grow_left = grow_if_splittable(tree, n.left);
+    p.grow_right = grow_if_splittable(tree, n.right);
+    p.birth_after = n.parent < 0 ? 1.0 : kBirthProbability;
+    double good_after = static_cast<double>(good_leaves.size()) + 1.0;
+    if (p.grow_left > 0.0) good_after -= 1.0;
+    if (p.grow_right > 0.0) good_after -= 1.0;
+    p.pick_bottom_after = 1.0 / good_after;
+    p.death = 1.0 - birth;
+    p.pick_nog = 1.0 / static_cast<double>(nogs.size());
+
+    const SplitSums s = sums_of_children(tree, id, leaf_of);
+    if (!accept(death_log_prior_ratio(p) - likelihood_part(s))) return;
+    for (std::int32_t& leaf : leaf_of)
+      if (leaf == n.left || leaf == n.right) leaf = id;
+    split_counts_[static_cast<std::size_t>(n.var)] -= 1.0;
+    tree.death(id, 0.0);
+  }
+
+  /// CGM 1998's change at a nog node: a new (column, cut) drawn as a birth draws it. The rule's prior and its
+  /// proposal cancel, leaving the likelihood and the children's grow probabilities.
+  void change_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of) {
+    const std::vector<std::int32_t> nogs = tree.nogs();
+    if (nogs.empty()) return;
+    const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
+    const Node old = tree.node(id);
+    const std::vector<std::int32_t> good = tree.good_vars(id, cut_counts());
+    const std::int32_t v = draw_column(good);
+    const CutRange r = tree.range(id, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
+    const auto c =
+        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower + 1)));
+    const SplitSums before = sums_of_children(tree, id, leaf_of);
+    const SplitSums after = sums_of_split_of_node(tree, id, v, c, leaf_of);
+    if (too_small(after)) return;
+    const double child_grow = grow_probability(old.depth + 1);
+    const double grow_left = (good.size() > 1 || c - 1 >= r.lower) ? child_grow : 0.0;
+    const double grow_right = (good.size() > 1 || c + 1 <= r.upper) ? child_grow : 0.0;
+    const double log_prior =
+        std::log((1.0 - grow_left) * (1.0 - grow_right)) -
+        std::log((1.0 - grow_if_splittable(tree, old.left)) * (1.0 - grow_if_splittable(tree, old.right)));
+    if (!accept(log_prior + likelihood_part(after) - likelihood_part(before))) return;
+    Node& n = tree.node(id);
+    n.var = v;
+    n.cut = c;
+    for (std::size_t i = 0; i < leaf_of.size(); ++i)
+      if (leaf_of[i] == old.left || leaf_of[i] == old.right)
+        leaf_of[i] = columns_.bin(v, static_cast<Index>(i)) <= c ? old.left : old.right;
+    split_counts_[static_cast<std::size_t>(old.var)] -= 1.0;
+    split_counts_[static_cast<std::size_t>(v)] += 1.0;
+  }
+  SplitSums sums_of_split_of_node(const SamplerTree& tree, std::int32_t id, std::int32_t v, std::int32_t c,
+                                  const std::vector<std::int32_t>& leaf_of) const {
+    SplitSums s;
+    const Node& n = tree.node(id);
+    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+      if (leaf_of[i] != n.left && leaf_of[i] != n.right) continue;
+      const bool left = columns_.bin(v, static_cast<Index>(i)) <= c;
+      (left ? s.n_left : s.n_right) += 1.0;
+      (left ? s.sum_left : s.sum_right) += residual_[i];
+    }
+    return s;
+  }
+
+  /// Every leaf's μ | r ~ N((Σr/σ²)/P, 1/P) with P = 1/τ² + n/σ², in leaf index order; then the fit.
+  void draw_leaf_values(SamplerTree& tree, const std::vector<std::int32_t>& leaf_of) {
+    const auto nodes = static_cast<std::size_t>(tree.capacity());
+    std::vector<double> count(nodes, 0.0), sum(nodes, 0.0);
+    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+      count[static_cast<std::size_t>(leaf_of[i])] += 1.0;
+      sum[static_cast<std::size_t>(leaf_of[i])] += residual_[i];
+    }
+    const double s2 = sigma_ * sigma_;
+    const double prior_precision = 1.0 / (prior_.tau * prior_.tau);
+    for (std::int32_t id : tree.leaves()) {
+      const double n = options_.likelihood ? count[static_cast<std::size_t>(id)] : 0.0;
+      const double precision = prior_precision + n / s2;
+      const double mean = options_.likelihood ? (sum[static_cast<std::size_t>(id)] / s2) / precision : 0.0;
+      tree.node(id).mu = mean + rng_.normal() / std::sqrt(precision);
+    }
+    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+      const auto row = static_cast<Index>(i);
+      fit_[row] = y_[row] - residual_[i] + tree.node(leaf_of[i]).mu;
+    }
+  }
+
+  /// σ² | rest ~ (νλ + RSS) / χ²_{n+ν}.
+  void draw_sigma() {
+    const double rss = (y_ - fit_).squaredNorm();
+    const double chi2 = 2.0 * rng_.gamma(0.5 * (static_cast<double>(y_.size()) + params_.nu));
+    sigma_ = std::sqrt((params_.nu * prior_.lambda + rss) / chi2);
+  }
+
+  void update_dart() {
+    const auto p = static_cast<double>(split_counts_.size());
+    std::vector<double> shapes(split_counts_.size());
+    for (std::size_t v = 0; v < shapes.size(); ++v) shapes[v] = dart_.theta / p + split_counts_[v];
+    dart_.log_s = draw_log_dirichlet(shapes, rng_);
+    dart_.theta = draw_theta(dart_.log_s, params_.sparse_a, params_.sparse_b, p, rng_);
+    for (std::size_t v = 0; v < s_.size(); ++v) s_[v] = std::exp(dart_.log_s[v]);
+  }
+
+  /// The tree in FlatTree form: nodes renumbered depth-first from the root, thresholds the cut values.
+  FlatTree to_flat(const SamplerTree& tree) const {
+    FlatTree flat;
+    std::vector<std::pair<std::int32_t, std::int32_t>> stack{{0, -1}};  // (sampler node, flat parent slot to patch)
+    while (!stack.empty()) {
+      const auto [id, patch] = stack.back();
+      stack.pop_back();
+      const auto slot = static_cast<std::int32_t>(flat.feature.size());
+      if (patch >= 0) {
+        // A parent's right child is pushed first, so it is patched last; fill whichever link is still open.
+        auto& link = flat.left[static_cast<std::size_t>(patch)] < 0 ? flat.left : flat.right;
+        link[static_cast<std::size_t>(patch)] = slot;
+      }
+      const Node& n = tree.node(id);
+      flat.feature.push_back(n.var);
+      flat.threshold.push_back(
+          n.var >= 0 ? columns_.cuts[static_cast<std::size_t>(n.var)][static_cast<std::size_t>(n.cut)] : 0.0f);
+      flat.left.push_back(-1);
+      flat.right.push_back(-1);
+      flat.default_left.push_back(0);
+      flat.value.push_back(n.var >= 0 ? 0.0 : n.mu);
+      if (n.var >= 0) {
+        stack.emplace_back(n.right, slot);
+        stack.emplace_back(n.left, slot);
+      }
+    }
+    return flat;
+  }
+
+  const BinnedColumns& columns_;
+  const Vector& y_;
+  const BartParams& params_;
+  const Prior& prior_;
+  Rng& rng_;
+  const SamplerOptions& options_;
+  std::vector<SamplerTree> trees_;
+  std::vector<std::vector<std::int32_t>> leaf_of_;  ///< per tree, each row's leaf
+  Vector fit_;                                      ///< the sum of all trees per row
+  std::vector<double> residual_;                    ///< y − the other trees, for the tree being updated
+  double sigma_;
+  std::vector<double> split_counts_;  ///< per column, splits in the current forest
+  DartState dart_;
+  std::vector<double> s_;  ///< exp(dart_.log_s)
+};
+
+}  // namespace
+
+SamplerOutput run_sampler(const BinnedColumns& columns, const Vector& y, const BartParams& params, const Prior& prior,
+                          Rng& rng, const SamplerOptions& options) {
+  if (columns.rows != y.size()) throw InternalError("bart: binned rows and targets differ in length");
+  Sampler sampler(columns, y, params, prior, rng, options);
+  return sampler.run();
+}
+
+}  // namespace bfs::bart
