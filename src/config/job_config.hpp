@@ -64,6 +64,11 @@ enum class Mode { Offline, Online };
 enum class PolicyKind { Ts, Ttts, Tvs };
 /// bandit.stop (bandit/stopping.hpp).
 enum class StopRule { Iterations, RankStable, SelectedStable, Truth };
+/// bandit.rebatch (data/batches.hpp): passes replay the same batches, or bootstrap and re-cut the data first.
+enum class Rebatch { None, Bootstrap };
+constexpr std::array<std::pair<Rebatch, std::string_view>, 2> enum_table(Rebatch) {
+  return {{{Rebatch::None, "none"}, {Rebatch::Bootstrap, "bootstrap"}}};
+}
 /// reward.rule (importance/reward.hpp).
 enum class RewardRule { Absolute, Relative, Bernoulli, LassoNonzero, BartLastDraw, BartMeanSplits };
 /// reward.null (importance/reward.hpp): the paper's fixed threshold alone, or also a calibrated null per evaluation.
@@ -110,6 +115,8 @@ struct DataConfig {
   std::optional<double> positive_label;
   /// Model-X knockoff columns appended on the fly, between the data's columns and the noise columns.
   Knockoffs knockoffs = Knockoffs::None;
+  /// Online: cut a data set without periods into batches of this many rows, in row order (0 = off).
+  std::int64_t batch_size = 0;
   // Contextual-bandit logs (context, arm served, 0/1 reward), read instead of (X, y) by a method whose description
   // says logged_data (cmab-scores, paper 004); refused for the others.
   std::string arm;                       ///< CSV: the column of the arm served
@@ -147,8 +154,9 @@ struct BanditConfig {
   int iterations = 200;
   Mode mode = Mode::Offline;
   int iterations_per_period = 1;
-  int passes = 1;            ///< online: passes over the batches (paper 003 §5.2)
-  bool time_series = false;  ///< online: keep row order, test rows = last 20% of the period
+  int passes = 1;                   ///< online: passes over the batches (paper 003 §5.2)
+  Rebatch rebatch = Rebatch::None;  ///< online: "bootstrap" resamples and re-cuts the data before passes 2..r
+  bool time_series = false;         ///< online: keep row order, test rows = last 20% of the period
   int arms_per_round = 1;
   double max_features = 1.0;  ///< cap on |S| as a fraction of p (uniform random subset)
   double prior_alpha = 1.0;

@@ -252,7 +252,30 @@ void validate(const JobConfig& job) {
   if (job.method.uses("bandit")) validate_bandit_sections(job);
 }
 
+/// data.batch_size and bandit.rebatch cut online batches (data/batches.hpp).
+void validate_batches(const JobConfig& job) {
+  const bool online = job.bandit.mode == Mode::Online;
+  if (job.data.batch_size > 0 && !online)
+    throw ConfigError("data.batch_size = " + std::to_string(job.data.batch_size) +
+                      " cuts online batches and needs bandit.mode = \"online\"");
+  if (job.bandit.rebatch == Rebatch::None) return;
+  if (!online)
+    throw ConfigError(
+        "bandit.rebatch = \"bootstrap\" re-cuts the batches of online passes and needs bandit.mode = "
+        "\"online\"");
+  if (job.bandit.time_series)
+    throw ConfigError(
+        "bandit.rebatch = \"bootstrap\" resamples rows, which breaks the row order bandit.time_series = "
+        "true keeps: use one or the other");
+}
+
 void validate_bandit_sections(const JobConfig& job) {
+  validate_batches(job);
+  if (job.estimator.name == EstimatorName::Bart && job.data.task != Task::Regression)
+    throw ConfigError(
+        "estimator.name = \"bart\" needs data.task = \"regression\" (the sampler is for continuous "
+        "targets; got \"" +
+        std::string(name_of(job.data.task)) + "\")");
   if (job.reward.rule == RewardRule::LassoNonzero && job.estimator.name != EstimatorName::Lasso)
     throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
                       std::string(name_of(job.estimator.name)) + "\")");

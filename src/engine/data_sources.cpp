@@ -8,6 +8,7 @@
 #include "engine/data_sources.hpp"
 
 #include "core/error.hpp"
+#include "data/batches.hpp"
 #include "data/csv_reader.hpp"
 #include "data/knockoffs.hpp"
 #include "simulate/dgp.hpp"
@@ -69,6 +70,18 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
   std::unique_ptr<DataSource> source = make_plain_source(config, seed, online);
   if (config.knockoffs == Knockoffs::Gaussian)
     source = with_gaussian_knockoffs(std::move(source), config.noise_features, seed);
+  return source;
+}
+
+std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed) {
+  const bool online = job.bandit.mode == Mode::Online;
+  std::unique_ptr<DataSource> source = make_data_source(job.data, run_seed, online);
+  if (!online) return source;
+  if (job.data.batch_size > 0) source = with_batches(std::move(source), job.data.batch_size);
+  if (job.bandit.rebatch == Rebatch::Bootstrap) {
+    const std::uint64_t seed = job.data.seed != 0 ? job.data.seed : run_seed;
+    source = with_bootstrap_passes(std::move(source), job.bandit.passes, seed);
+  }
   return source;
 }
 

@@ -11,4 +11,9 @@ namespace bfs {
 /// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file.
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online);
 
+/// The bandit's source: make_data_source, then online batches of data.batch_size rows and, with bandit.rebatch =
+/// "bootstrap", bandit.passes passes re-cut by bootstrap (data/batches.hpp; the round driver then runs one pass
+/// over passes × K periods, rounds_passes()).
+std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed);
+
 }  // namespace bfs

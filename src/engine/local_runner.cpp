@@ -72,7 +72,7 @@ RunResult run_local(const JobConfig& job, const std::string& job_text, Context& 
 RunResult run_local(const JobConfig& job, const std::string& job_text, Context& context, const RunControl& control,
                     const RoundCallback& on_round) {
   const auto start = Clock::now();
-  auto source = make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online);
+  auto source = make_bandit_source(job, context.seed);
   return run_on_source(job, job_text, context, *source, on_round, control, start);
 }
 

@@ -172,9 +172,15 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   return tuned.report;
 }
 
+int driver_passes(const JobConfig& job) {
+  if (job.bandit.mode != Mode::Online) return 1;
+  // Re-batched passes are periods of the source already (engine/data_sources.hpp, make_bandit_source).
+  return job.bandit.rebatch == Rebatch::None ? job.bandit.passes : 1;
+}
+
 std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
   if (job.bandit.mode != Mode::Online) return job.bandit.iterations;
-  return job.bandit.passes * periods * job.bandit.iterations_per_period;
+  return driver_passes(job) * periods * job.bandit.iterations_per_period;
 }
 
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
@@ -224,7 +230,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
 
   const bool online = job.bandit.mode == Mode::Online;
   const int periods = source.periods;
-  const int passes = online ? job.bandit.passes : 1;
+  const int passes = driver_passes(job);
   const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;
   const std::int32_t total_rounds = scheduled_rounds(job, periods);
 

@@ -43,7 +43,8 @@ class RoundEvaluator {
   virtual void finish() {}
 };
 
-/// Rounds in the job's schedule: offline bandit.iterations; online passes × periods × iterations_per_period.
+/// Rounds in the job's schedule: offline bandit.iterations; online passes × periods × iterations_per_period, where
+/// `periods` is the source's (with bandit.rebatch = "bootstrap" it counts every pass's batches, and passes is 1).
 std::int32_t scheduled_rounds(const JobConfig& job, int periods);
 
 /// Runs the schedule, asking `evaluator` for each round's outcomes. Returns the result (interrupted when

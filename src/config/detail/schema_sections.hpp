@@ -42,6 +42,8 @@ void visit(DataConfig& c, V& v) {
   v("seed", c.seed, range(0, kInf, "data seed (0 = run.seed)"));
   v("periods", c.periods, range(1, 1e7, "simulated batches (online: one per period)"));
   v("noise_features", c.noise_features, range(0, 1e8, "N(0,1) noise columns appended on the fly"));
+  v("batch_size", c.batch_size,
+    range(0, 1e12, "online: cut data without periods into batches of this many rows (0 = off)"));
   v("knockoffs", c.knockoffs,
     text("none | gaussian: second-order Gaussian model-X knockoffs ko_<name> of every data column, fitted on each "
          "loaded period's rows and appended before the noise columns (paper 003 section 7.2)"));
@@ -81,6 +83,9 @@ void visit(BanditConfig& c, V& v) {
   v("mode", c.mode, text("offline bootstrap or online periods"));
   v("iterations_per_period", c.iterations_per_period, range(1, 1e6, "online: iterations on each period"));
   v("passes", c.passes, range(1, 1e6, "online: passes over the periods"));
+  v("rebatch", c.rebatch,
+    text("online: none (passes replay the batches) | bootstrap (resample all rows and re-cut the batches before "
+         "each further pass, paper 003 section 5.2)"));
   v("time_series", c.time_series, text("online: keep row order, test = last rows of the period"));
   v("arms_per_round", c.arms_per_round, range(1, 1e6, "G: super-arms per round"));
   v("max_features", c.max_features, above(0, 1, "cap on |S| as a fraction of p"));

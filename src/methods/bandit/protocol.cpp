@@ -101,7 +101,7 @@ class Worker {
         layout_(make_group_layout(world.size(), job.bandit.arms_per_round)),
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
-        source_(make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online)),
+        source_(make_bandit_source(job, context.seed)),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)) {}
 
@@ -220,7 +220,7 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
     return std::nullopt;
   }
   const auto start = Clock::now();
-  auto source = make_data_source(job.data, context.seed, job.bandit.mode == Mode::Online);
+  auto source = make_bandit_source(job, context.seed);
   const SourceInfo info = describe_source(*source, job.bandit.mode == Mode::Online);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning

@@ -294,3 +294,31 @@ BOOST_AUTO_TEST_CASE(data_knockoffs_and_the_paper_003_designs_parse) {
     BOOST_TEST(contains(e.what(), "data.knockoffs = \"gaussian\" does not apply to method.name = \"logs\""));
   }
 }
+
+// Issue 12 (paper 003): BART's keys, its rewards, TVS batches, and what each refuses.
+BOOST_AUTO_TEST_CASE(bart_rewards_batches_and_rebatch_are_parsed_and_checked) {
+  const JobConfig job = parse_job(
+      "[data]\nbatch_size = 100\n[estimator]\nname = \"bart\"\nsweeps = 500\nsparse = false\n[reward]\nrule = "
+      "\"bart-mean-splits\"\nmin_splits = 2\n[bandit]\npolicy = \"tvs\"\nmode = \"online\"\npasses = 5\nrebatch = "
+      "\"bootstrap\"\n",
+      "job.toml");
+  BOOST_TEST(job.estimator.bart.sweeps == 500);
+  BOOST_TEST(job.estimator.bart.n_estimators == 10);
+  BOOST_TEST(!job.estimator.bart.sparse);
+  BOOST_TEST(job.reward.min_splits == 2.0);
+  BOOST_TEST(job.data.batch_size == 100);
+  BOOST_TEST(name_of(job.bandit.rebatch) == "bootstrap");
+  BOOST_TEST(name_of(parse_job(dump_job(job), "dump").bandit.rebatch) == "bootstrap");
+  const std::string bart = "[estimator]\nname = \"bart\"\n";
+  BOOST_TEST(
+      contains(error_of("[reward]\nrule = \"bart-last-draw\"\n"),
+               "reward.rule = \"bart-last-draw\" reads BART's split counts and needs estimator.name = \"bart\""));
+  BOOST_TEST(contains(error_of(bart + "[reward]\nmin_splits = 3\n"), "reward.min_splits is used by"));
+  BOOST_TEST(contains(error_of(bart + "[data]\ntask = \"binary\"\n"), "estimator.name = \"bart\" needs data.task"));
+  BOOST_TEST(contains(error_of(bart + "sweeps = 0\n"), "estimator.sweeps"));
+  BOOST_TEST(contains(error_of("[data]\nbatch_size = 10\n"), "data.batch_size = 10 cuts online batches"));
+  BOOST_TEST(contains(error_of("[bandit]\nrebatch = \"bootstrap\"\n"), "needs bandit.mode = \"online\""));
+  BOOST_TEST(contains(error_of("[bandit]\nmode = \"online\"\ntime_series = true\nrebatch = \"bootstrap\"\n"),
+                      "bandit.time_series"));
+  BOOST_TEST(contains(error_of("[bandit]\nrebatch = \"jackknife\"\n"), "bandit.rebatch"));
+}

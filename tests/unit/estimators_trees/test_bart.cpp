@@ -226,3 +226,15 @@ BOOST_AUTO_TEST_CASE(refuses_constant_targets_binary_tasks_and_a_burn_in_past_th
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_CASE(the_estimator_list_matches_the_registry) {
+  // One list (BFS_ESTIMATORS, config/estimator_config.hpp) generates the names, the config members, the schema's keys
+  // and the registry: every name builds an estimator reporting that name, for the task it supports.
+  for (const std::string& name : estimator_names()) {
+    EstimatorConfig config;
+    config.name = *enum_from_name<EstimatorName>(name);
+    const Task task = config.name == EstimatorName::Svm ? Task::Binary : Task::Regression;
+    BOOST_TEST(make_estimator(config, task)->name() == name);
+  }
+  BOOST_TEST(estimator_names().size() == 6u);
+}
