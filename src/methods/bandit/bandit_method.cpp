@@ -25,7 +25,9 @@ class BanditMethod final : public Method {
     std::optional<RunResult> state =
         bandit::run_distributed(run.comm, run.job, run.job_text, run.context, run.control, run.on_round);
     if (!state) return std::nullopt;
-    return bandit::to_method_result(*state);
+    MethodResult result = bandit::to_method_result(*state);
+    if (run.job.data.knockoffs != Knockoffs::None) bandit::add_knockoff_facts(result);
+    return result;
   }
 };
 

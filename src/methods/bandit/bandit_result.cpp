@@ -1,6 +1,9 @@
 #include "methods/bandit/bandit_result.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "data/knockoffs.hpp"
 
 namespace bfs::bandit {
 namespace {
@@ -116,6 +119,17 @@ MethodResult to_method_result(const RunResult& run) {
   }
   out.manifest_json = manifest.dump();
   return out;
+}
+
+void add_knockoff_facts(MethodResult& result) {
+  const std::string prefix = knockoff_name("");
+  std::int64_t knockoffs = 0;
+  for (FeatureId k : result.selected)
+    if (result.feature_names[static_cast<std::size_t>(k)].starts_with(prefix)) ++knockoffs;
+  const auto originals = static_cast<std::int64_t>(result.selected.size()) - knockoffs;
+  result.facts.push_back({"knockoffs/selected", knockoffs});
+  result.facts.push_back(
+      {"knockoffs/ratio", static_cast<double>(knockoffs) / static_cast<double>(std::max<std::int64_t>(1, originals))});
 }
 
 }  // namespace bfs::bandit
