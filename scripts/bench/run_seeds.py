@@ -76,6 +76,10 @@ def run_one(binary, job, seed, out_root, overrides, threads):
         "separated_at_end": bool(truth.size and mean[truth].min() >= 0.5 and (mean[noise] < 0.5).all()),
         "separation_iteration": metrics.get("separation_iteration", -1),
         "stop_reason": manifest["stop_reason"],
+        # The run's own selected set (the method's rule: 0.5, or TVS's C-tilde) against the truth.
+        "fdp": metrics.get("fdp", float("nan")),
+        "power": metrics.get("power", float("nan")),
+        "hamming": metrics.get("hamming", -1),
         "min_true": float(mean[truth].min()) if truth.size else float("nan"),
         "max_noise": float(mean[noise].max()) if noise.any() else float("nan"),
         "true_means": [round(float(m), 3) for m in mean[truth]],
@@ -123,6 +127,11 @@ def main():
         its = [r["separation_iteration"] for r in converged]
         print(f"  first separating iteration among converged: mean {statistics.mean(its):.1f}, "
               f"median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}")
+    if all(r["hamming"] >= 0 for r in rows):
+        hams = [r["hamming"] for r in rows]
+        print(f"  selected set vs truth: Hamming median {statistics.median(hams):g}, mean {statistics.mean(hams):.2f} "
+              f"(0 in {sum(h == 0 for h in hams)}/{n}); FDP mean {statistics.mean(r['fdp'] for r in rows):.3f} "
+              f"(0 in {sum(r['fdp'] == 0 for r in rows)}/{n}); power mean {statistics.mean(r['power'] for r in rows):.3f}")
     plays = sum(r["noise_plays"] for r in rows)
     if plays:
         ones = sum(r["noise_ones"] for r in rows)
