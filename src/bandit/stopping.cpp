@@ -9,11 +9,15 @@ namespace bfs {
 
 SelectionRule SelectionRule::from(const BanditConfig& bandit) {
   if (bandit.policy != PolicyKind::Tvs) return {};
-  return {tvs_threshold(bandit.tvs_c), bandit.tvs_q};
+  return {tvs_threshold(bandit.tvs_c), bandit.tvs_q, /*strict=*/true};
 }
 
 FeatureSet selected_set(const std::vector<double>& means, const SelectionRule& rule) {
-  return rule.top_q > 0 ? top_q_oracle(means, rule.threshold, rule.top_q) : threshold_oracle(means, rule.threshold);
+  // Strictly above C̃, by more than its rounding: the default C = (√5 − 1)/2 means C̃ = 0.5, which log(1/C) /
+  // log((1 + C)/C) gives as 0.4999999999999999, and a mean of exactly 0.5 must not pass it.
+  constexpr double kRounding = 1e-12;
+  const double at_least = rule.strict ? rule.threshold + kRounding : rule.threshold;
+  return rule.top_q > 0 ? top_q_oracle(means, at_least, rule.top_q) : threshold_oracle(means, at_least);
 }
 
 FeatureSet ranked_set(const std::vector<double>& means, const SelectionRule& rule) {

@@ -6,9 +6,12 @@
 //  - selected-stable: the median probability model {k : mean ≥ 0.5} unchanged for K iterations (default 100,
 //                     paper 003).
 //  - truth:           every true feature ≥ 0.5 and every other feature < 0.5 (paper 000 §4.2's convergence).
-// "Selected" is the SelectionRule's: mean ≥ 0.5 for ts and ttts; for tvs the oracle TVS plays, applied to the
-// posterior means: {k : mean_k ≥ C̃}, or the top tvs_q of them (paper 003 §4, eq. 7 and eq. 13). Every rule above,
-// the selected set and the truth metrics use it.
+// "Selected" is the SelectionRule's: mean ≥ 0.5 for ts and ttts (paper 000's median probability model); for tvs
+// the model TVS outputs, Ŝ_t = the posterior means truncated at C̃ (paper 003 §4: "variables with π_i(t) above
+// 0.5", §6.1: "truncating π_i(500) at 0.5"), so strictly above (by more than 1e-12, C̃'s rounding):
+// {k : mean_k > C̃}, or the top tvs_q of those
+// (eq. 13). Strict matters: a mean is a ratio of counts and often exactly 0.5 (a Beta(3, 3) after four plays).
+// Every rule above, the selected set and the truth metrics use it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,16 +21,18 @@
 
 namespace bfs {
 
-/// Which posterior means make a feature selected: mean ≥ threshold, and with top_q > 0 only the top_q largest.
+/// Which posterior means make a feature selected: mean ≥ threshold (mean > threshold when strict), and with
+/// top_q > 0 only the top_q largest.
 struct SelectionRule {
   double threshold = 0.5;
   std::int64_t top_q = 0;
+  bool strict = false;
   /// 0.5 for ts and ttts (the median probability model); C̃ (and tvs_q) for tvs.
   static SelectionRule from(const BanditConfig& bandit);
 };
 
-/// {k : mean_k ≥ threshold} (top_q of them by mean if set), ascending — with the default rule the median
-/// probability model (paper 000 §3.2, third point).
+/// {k : mean_k ≥ threshold} (> when strict; top_q of them by mean if set), ascending — with the default rule the
+/// median probability model (paper 000 §3.2, third point).
 FeatureSet selected_set(const std::vector<double>& means, const SelectionRule& rule = {});
 /// {k : mean_k > threshold} ordered by decreasing mean (ties by id).
 FeatureSet ranked_set(const std::vector<double>& means, const SelectionRule& rule = {});
