@@ -7,7 +7,9 @@
 #include <boost/test/unit_test.hpp>
 #include <cstring>
 #include <memory>
+#include <optional>
 
+#include "config/schema.hpp"
 #include "dist/runtime.hpp"
 #include "identity.hpp"
 #include "methods/bandit/bandit_result.hpp"
@@ -29,7 +31,9 @@ struct SessionFixture {
 BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
 /// Runs `job` distributed (threads 1) and, on rank 0, locally (threads 2); compares on rank 0. G = 1 and 4.
-void check_job(JobConfig job) {
+/// Returns, on rank 0, the local run with G = 4.
+std::optional<RunResult> check_job(JobConfig job) {
+  std::optional<RunResult> last_local;
   for (int arms_per_round : {1, 4}) {
     BOOST_TEST_CONTEXT("arms_per_round = " << arms_per_round << ", ranks = " << g_session->size()) {
       job.bandit.arms_per_round = arms_per_round;
@@ -50,8 +54,10 @@ void check_job(JobConfig job) {
       BOOST_TEST(local.evaluations.size() > 0u);
       BOOST_TEST(local.tuning.present == job.tuning.enabled);
       testing::expect_identical(bandit::to_method_result(local), *distributed);
+      last_local = local;
     }
   }
+  return last_local;
 }
 
 JobConfig offline_job(const std::string& estimator) {
@@ -65,6 +71,33 @@ JobConfig offline_job(const std::string& estimator) {
   job.bandit.policy = PolicyKind::Ttts;
   job.run.seed = 11;
   return job;
+}
+
+/// Paper 003's TVS with BART rewards read from the model (5 trees, 20 sweeps), on friedman1 with n = 60, p = 30.
+JobConfig tvs_bart_job(RewardRule rule) {
+  JobConfig job = offline_job("bart");
+  job.data.n = 60;
+  job.data.p = 30;
+  job.estimator.bart.n_estimators = 5;
+  job.estimator.bart.sweeps = 20;
+  job.bandit.policy = PolicyKind::Tvs;
+  job.bandit.iterations = 8;
+  job.reward.rule = rule;
+  return job;
+}
+
+/// The job is one the CLI accepts (the schema's cross-key checks), and its rewards are not all equal.
+void check_tvs_bart_job(const JobConfig& job) {
+  BOOST_REQUIRE_NO_THROW(parse_job(methods::catalog(), dump_job(job), "job.toml"));
+  const std::optional<RunResult> local = check_job(job);
+  if (!local) return;
+  std::int64_t ones = 0, played = 0;
+  for (const EvaluationRecord& evaluation : local->evaluations) {
+    ones += evaluation.rewards;
+    played += evaluation.arm_size;
+  }
+  BOOST_TEST(ones > 0);
+  BOOST_TEST(ones < played);
 }
 
 }  // namespace
@@ -163,4 +196,21 @@ BOOST_AUTO_TEST_CASE(shadow_and_paired_nulls_offline_and_online) {
   online_shadow.reward.alpha = 0.05;
   online_shadow.reward.shadows = 3;
   check_job(online_shadow);
+}
+
+// Paper 003: TVS with BART rewards gives the same result at every rank count — eq. 9 (the last sweep's forest splits
+// on the feature) offline, eq. 10 (mean split count ≥ reward.min_splits) online over three periods. Each evaluation's
+// sampler draws from its own stream, so neither the rank nor the thread count can change a chain.
+BOOST_AUTO_TEST_CASE(tvs_bart_last_draw_offline) {
+  check_tvs_bart_job(tvs_bart_job(RewardRule::BartLastDraw));
+}
+
+BOOST_AUTO_TEST_CASE(tvs_bart_mean_splits_online_over_periods) {
+  JobConfig job = tvs_bart_job(RewardRule::BartMeanSplits);
+  job.data.periods = 3;
+  job.bandit.mode = Mode::Online;
+  job.bandit.iterations_per_period = 3;
+  job.bandit.iterations = 9;
+  job.reward.min_splits = 0.5;
+  check_tvs_bart_job(job);
 }

@@ -100,6 +100,28 @@ BOOST_AUTO_TEST_CASE(runs_with_a_calibrated_null_resume_exactly) {
   check_resume_equals_uninterrupted(paired, 3);
 }
 
+// Paper 003: TVS with BART rewards keeps no state beyond the posterior (each evaluation's chain is drawn from its own
+// stream), so a run stopped after round k and resumed equals the uninterrupted one — offline (eq. 9) and online
+// (eq. 10), with the selected-set stopping rule's state carried over.
+BOOST_AUTO_TEST_CASE(a_tvs_bart_run_resumes_exactly) {
+  JobConfig job = offline_job();
+  job.estimator.name = EstimatorName::Bart;
+  job.estimator.bart.n_estimators = 5;
+  job.estimator.bart.sweeps = 20;
+  job.bandit.policy = PolicyKind::Tvs;
+  job.bandit.iterations = 10;
+  job.bandit.stop = StopRule::SelectedStable;
+  job.reward.rule = RewardRule::BartLastDraw;
+  check_resume_equals_uninterrupted(job, 4);
+  JobConfig online = online_job();
+  online.estimator.name = EstimatorName::Bart;
+  online.estimator.bart = job.estimator.bart;
+  online.bandit.policy = PolicyKind::Tvs;
+  online.bandit.stop = StopRule::SelectedStable;
+  online.reward.rule = RewardRule::BartMeanSplits;
+  check_resume_equals_uninterrupted(online, 5);
+}
+
 BOOST_AUTO_TEST_CASE(periodic_checkpoints_are_written_atomically) {
   TempDir dir;
   Context context;
