@@ -3,9 +3,7 @@
 // DART on) fitted once on n × p friedman1 data, then make_gbm(GbmParams{}) on the same rows. Prints the fit seconds,
 // BART's sweeps per second and its split counts (to set beside scripts/bench/bart_peer.py's).
 //
-//   B=build-helper; g++ -O3 -DNDEBUG -std=c++20 -fopenmp -I src -isystem /usr/include/eigen3 \
-//       scripts/bench/bart_bench.cpp $B/src/estimators/libbanditfs_estimators.a $B/src/config/libbanditfs_config.a \
-//       $B/src/core/libbanditfs_core.a -lxgboost -lsvm -ltomlplusplus -lspdlog -lfmt -o bart_bench
+//   scripts/bench/build_bench.sh scripts/bench/bart_bench.cpp bart_bench [BUILD=build]
 //   ./bart_bench DATA.bin [trees] [sweeps] [threads]    # DATA.bin from bart_peer.py --save-data
 //   ./bart_bench - [trees] [sweeps] [threads] [n] [p]   # friedman1 drawn here instead
 #include <chrono>
@@ -96,7 +94,7 @@ int main(int argc, char** argv) {
   std::printf("last_splits");
   for (double c : counts->last) std::printf(" %g", c);
   std::printf("\nmean_splits");
-  for (double c : counts->mean) std::printf(" %.2f", c);
+  for (double c : counts->mean) std::printf(" %.17g", c);
   std::printf("\n");
 
   std::unique_ptr<Model> gbm;

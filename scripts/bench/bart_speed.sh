@@ -5,22 +5,17 @@
 #       sweeps/s) and make_gbm(GbmParams{}) once (fit seconds), on the data the peer writes;
 #   (b) runs bart_peer.py on the same data (PEER_SWEEPS of the M sweeps, extrapolated) and prints the ratio.
 #
-#   scripts/bench/bart_speed.sh [BUILD=build-helper] [PEER_SWEEPS=1000]
+#   scripts/bench/bart_speed.sh [BUILD=build] [PEER_SWEEPS=1000]
 # Needs a built BUILD (cmake --build BUILD --target banditfs) and /usr/bin/python3 with NumPy and SciPy.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="$(cd "$root/${1:-build-helper}" && pwd)"
+build="${1:-build}"
 peer_sweeps="${2:-1000}"
 n=1000 p=20 trees=10 sweeps=1000 seed=1
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-libs=("$build/src/estimators/libbanditfs_estimators.a" "$build/src/config/libbanditfs_config.a"
-      "$build/src/core/libbanditfs_core.a")
-for lib in "${libs[@]}"; do [[ -f $lib ]] || { echo "missing $lib: build $build first" >&2; exit 1; }; done
-g++ -O3 -DNDEBUG -std=c++20 -fopenmp -I "$root/src" -isystem /usr/include/eigen3 \
-  -DFMT_SHARED -DSPDLOG_COMPILED_LIB -DSPDLOG_FMT_EXTERNAL -DSPDLOG_SHARED_LIB \
-  "$root/scripts/bench/bart_bench.cpp" "${libs[@]}" -lxgboost -lsvm -ltomlplusplus -lspdlog -lfmt -o "$work/bart_bench"
+bash "$root/scripts/bench/build_bench.sh" "$root/scripts/bench/bart_bench.cpp" "$work/bart_bench" "$build"
 
 peer=(/usr/bin/python3 "$root/scripts/bench/bart_peer.py" --n "$n" --p "$p" --seed "$seed" --trees "$trees")
 "${peer[@]}" --save-data "$work/data.bin"

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Issue 12's measurements (paper 003, docs/results.md §9): TVS with BART on the paper's designs, 10 seeds each.
 # Writes one log per study into results/paper003/ (each ends with the run_seeds summary).
-#   bash scripts/bench/paper003.sh [table2 friedman designs knockoffs identity]   (default: all)
+#   bash scripts/bench/paper003.sh [table2 table1 friedman designs knockoffs identity speed]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=results/paper003
 mkdir -p "$OUT"
 studies=("$@")
-[ ${#studies[@]} -eq 0 ] && studies=(table2 friedman designs knockoffs identity)
+[ ${#studies[@]} -eq 0 ] && studies=(table2 table1 friedman designs knockoffs identity speed)
 seeds() { scripts/bench/run_seeds.py "$@" --seeds "${SEEDS:-1-10}" --parallel 2; }
 
 for study in "${studies[@]}"; do
@@ -18,6 +18,10 @@ for study in "${studies[@]}"; do
         seeds jobs/paper003/liang_online.toml --set data.batch_size="$s" --set estimator.sweeps="$m" \
           --set bandit.passes="$passes" --out "$OUT/runs/table2_${s}_${m}_${passes}" >"$OUT/table2_${s}_${m}_${passes}.log" 2>&1
       done ;;
+    table1)  # acceptance 2: BART alone, 50 trees, all 1000 columns, s = 1000, M = 5000
+      /usr/bin/python3 scripts/bench/bart_table1.py --seeds "${SEEDS:-1-10}" >"$OUT/table1.log" 2>&1 ;;
+    speed)  # acceptance 6: BART against its NumPy peer and the default gbm (one thread)
+      bash scripts/bench/bart_speed.sh build 1000 >"$OUT/speed.log" 2>&1 ;;
     friedman)  # acceptance 3: §5.1, M = 1000 and M = 100
       for m in 1000 100; do
         seeds jobs/paper003/friedman1_offline.toml --set estimator.sweeps="$m" \

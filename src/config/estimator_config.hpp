@@ -112,13 +112,11 @@ struct BartParams {
 enum class EstimatorName { BFS_ESTIMATORS(BFS_ESTIMATOR_ENUM) };
 #undef BFS_ESTIMATOR_ENUM
 
-#define BFS_ESTIMATOR_COUNT(value, name, member, params) +1
-constexpr std::array<std::pair<EstimatorName, std::string_view>, 0 BFS_ESTIMATORS(BFS_ESTIMATOR_COUNT)> enum_table(
-    EstimatorName) {
-#undef BFS_ESTIMATOR_COUNT
-#define BFS_ESTIMATOR_ENTRY(value, name, member, params) {EstimatorName::value, name},
-  return {{BFS_ESTIMATORS(BFS_ESTIMATOR_ENTRY)}};
+#define BFS_ESTIMATOR_ENTRY(value, name, member, params) std::pair{EstimatorName::value, std::string_view(name)},
+inline constexpr std::array kEstimatorTable{BFS_ESTIMATORS(BFS_ESTIMATOR_ENTRY)};
 #undef BFS_ESTIMATOR_ENTRY
+constexpr auto enum_table(EstimatorName) {
+  return kEstimatorTable;
 }
 
 struct EstimatorConfig {

@@ -150,7 +150,7 @@ class Sampler {
     const std::int32_t v = draw_column(good);
     const CutRange r = tree.range(leaf, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
     const auto c =
-        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower + 1)));
+        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower) + 1));
 
     BirthProbabilities p;
     const std::int32_t depth = tree.node(leaf).depth;
@@ -213,7 +213,7 @@ class Sampler {
     const std::int32_t v = draw_column(good);
     const CutRange r = tree.range(id, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
     const auto c =
-        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower + 1)));
+        static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower) + 1));
     const SplitSums before = sums_of_children(tree, id, leaf_of);
     const SplitSums after = sums_of_split_of_node(tree, id, v, c, leaf_of);
     if (too_small(after)) return;
