@@ -35,11 +35,13 @@ for study in "${studies[@]}"; do
         done
         /usr/bin/python3 scripts/bench/tvs_baselines.py --dgp "$dgp" --seeds "${SEEDS:-1-10}" >"$OUT/${dgp}_lasso1se.log" 2>&1
       done ;;
-    knockoffs)  # acceptance 5: diabetes + 10 Gaussian knockoffs
-      /usr/bin/python3 scripts/examples_diabetes_csv.py "$OUT/diabetes.csv" >/dev/null
-      seeds jobs/paper003/diabetes_knockoffs.toml --set data.path="\"$OUT/diabetes.csv\"" \
-        --out "$OUT/runs/diabetes_knockoffs" >"$OUT/diabetes_knockoffs.log" 2>&1
-      /usr/bin/python3 - "$OUT/runs/diabetes_knockoffs" >>"$OUT/diabetes_knockoffs.log" <<'PY'
+    knockoffs)  # acceptance 5: diabetes + 10 Gaussian knockoffs, equicorrelated and SDP
+      /usr/bin/python3 scripts/examples_diabetes_csv.py "$OUT/diabetes.csv" --noise 0 >/dev/null
+      for construction in gaussian gaussian-sdp; do
+        seeds jobs/paper003/diabetes_knockoffs.toml --set data.path="\"$OUT/diabetes.csv\"" \
+          --set data.knockoffs="\"$construction\"" --out "$OUT/runs/diabetes_$construction" \
+          >"$OUT/diabetes_$construction.log" 2>&1
+        /usr/bin/python3 - "$OUT/runs/diabetes_$construction" >>"$OUT/diabetes_$construction.log" <<'PY'
 import glob, h5py, sys
 rows = []
 for path in sorted(glob.glob(sys.argv[1] + "/seed*/result.h5")):
@@ -51,7 +53,7 @@ for seed, ko, chosen in rows:
     print(f"{seed}: knockoffs selected {ko}; selected {chosen}")
 print(f"runs with no knockoff selected: {sum(ko == 0 for _, ko, _ in rows)}/{len(rows)}")
 PY
-      ;;
+      done ;;
     identity)  # acceptance 8: Table 2's (1000, 500, 1) job at 1-4 ranks and G = 1, 4: result.h5 datasets identical
       job=jobs/paper003/liang_online.toml
       ref="$OUT/identity/r1_g1/result.h5"

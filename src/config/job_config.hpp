@@ -37,7 +37,7 @@ enum class Dgp {
 };
 /// data.knockoffs (data/knockoffs.hpp): no knockoff columns, or second-order Gaussian model-X knockoffs of the
 /// data's columns appended to every loaded period (paper 003 §7.2).
-enum class Knockoffs { None, Gaussian };
+enum class Knockoffs { None, Gaussian, GaussianSdp };
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
@@ -54,8 +54,8 @@ constexpr std::array<std::pair<Dgp, std::string_view>, 11> enum_table(Dgp) {
            {Dgp::IshigamiClassic, "ishigami-classic"},
            {Dgp::CmabHte, "cmab-hte"}}};
 }
-constexpr std::array<std::pair<Knockoffs, std::string_view>, 2> enum_table(Knockoffs) {
-  return {{{Knockoffs::None, "none"}, {Knockoffs::Gaussian, "gaussian"}}};
+constexpr std::array<std::pair<Knockoffs, std::string_view>, 3> enum_table(Knockoffs) {
+  return {{{Knockoffs::None, "none"}, {Knockoffs::Gaussian, "gaussian"}, {Knockoffs::GaussianSdp, "gaussian-sdp"}}};
 }
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.

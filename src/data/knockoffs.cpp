@@ -1,4 +1,4 @@
-// Second-order Gaussian model-X knockoffs, equicorrelated construction (paper 003 §7.2); see knockoffs.hpp.
+// Second-order Gaussian model-X knockoffs, equicorrelated or SDP construction (paper 003 §7.2); see knockoffs.hpp.
 #include "data/knockoffs.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -58,8 +58,9 @@ Eigen::MatrixXd spectral(const Eigen::MatrixXd& U, const Eigen::VectorXd& d) {
 
 class KnockoffSource final : public DataSource {
  public:
-  KnockoffSource(std::unique_ptr<DataSource> inner, std::int64_t noise, std::uint64_t seed)
-      : inner_(std::move(inner)), seed_(seed) {
+  KnockoffSource(std::unique_ptr<DataSource> inner, std::int64_t noise, std::uint64_t seed,
+                 KnockoffConstruction construction)
+      : inner_(std::move(inner)), seed_(seed), construction_(construction) {
     const std::vector<std::string>& names = inner_->feature_names();
     BFS_CHECK(noise >= 0 && noise <= static_cast<std::int64_t>(names.size()), "noise ", noise);
     data_cols_ = static_cast<Index>(names.size()) - static_cast<Index>(noise);
@@ -82,14 +83,18 @@ class KnockoffSource final : public DataSource {
   bool has_truth() const override { return inner_->has_truth(); }
   Dataset load_period(int k) override {
     Dataset data = inner_->load_period(k);
-    append_gaussian_knockoffs(data, seed_, k, data_cols_);
+    append_gaussian_knockoffs(data, seed_, k, data_cols_, construction_);
     return data;
   }
-  std::string describe() const override { return inner_->describe() + " + gaussian knockoffs"; }
+  std::string describe() const override {
+    return inner_->describe() +
+           (construction_ == KnockoffConstruction::Sdp ? " + gaussian knockoffs (sdp)" : " + gaussian knockoffs");
+  }
 
  private:
   std::unique_ptr<DataSource> inner_;
   std::uint64_t seed_;
+  KnockoffConstruction construction_;
   Index data_cols_ = 0;
   std::vector<std::string> names_;
 };
@@ -113,7 +118,32 @@ std::string knockoff_name(const std::string& name) {
   return out;
 }
 
-GaussianKnockoffModel fit_gaussian_knockoffs(const Matrix& X, const std::string& origin) {
+Eigen::VectorXd sdp_knockoff_s(const Eigen::MatrixXd& correlation_inverse) {
+  const Index q = correlation_inverse.rows();
+  Eigen::VectorXd s = Eigen::VectorXd::Zero(q);
+  Eigen::MatrixXd g = 0.5 * correlation_inverse;  // (2C − diag(s))⁻¹ at s = 0
+  Eigen::VectorXd column(q);
+  for (const double mu : {1e-1, 1e-2, 1e-3, 1e-4}) {
+    for (int sweep = 0; sweep < 50; ++sweep) {
+      double largest_step = 0.0;
+      for (Index j = 0; j < q; ++j) {
+        const double m = g(j, j) / (1.0 + s[j] * g(j, j));  // (2C − diag(s_{−j}))⁻¹_jj
+        const double step = std::clamp(1.0 / m - mu, 0.0, 1.0) - s[j];
+        if (step == 0.0) continue;
+        // 2C − diag(s) loses step·e_j e_jᵀ: Sherman–Morrison on its inverse (an outer product, no threaded GEMM).
+        column = g.col(j);
+        g.noalias() += (step / (1.0 - step * g(j, j))) * column * column.transpose();
+        s[j] += step;
+        largest_step = std::max(largest_step, std::abs(step));
+      }
+      if (largest_step < 1e-9) break;
+    }
+  }
+  return s;
+}
+
+GaussianKnockoffModel fit_gaussian_knockoffs(const Matrix& X, const std::string& origin,
+                                             KnockoffConstruction construction) {
   const Index n = X.rows(), p = X.cols();
   if (n < 2)
     throw InputError(detail::concat(origin,
@@ -150,10 +180,16 @@ GaussianKnockoffModel fit_gaussian_knockoffs(const Matrix& X, const std::string&
     model.correlation = delta * Eigen::MatrixXd::Identity(q, q) + (1.0 - delta) * model.correlation;
   }
   model.lambda_min = lambda[0];
-  model.s = std::min(1.0, 2.0 * model.lambda_min);
-  const double s = model.s;
-  model.shift = spectral(eigen.eigenvectors(), (1.0 - s / lambda.array()).matrix());
-  model.noise_root = spectral(eigen.eigenvectors(), (2.0 * s - s * s / lambda.array()).max(0.0).sqrt().matrix());
+  const Eigen::MatrixXd inverse = spectral(eigen.eigenvectors(), lambda.cwiseInverse());  // C*⁻¹ (C* shares C's U)
+  model.s = construction == KnockoffConstruction::Sdp ? sdp_knockoff_s(inverse)
+                                                      : Eigen::VectorXd::Constant(q, std::min(1.0, 2.0 * lambda[0]));
+  const Eigen::MatrixXd s_inverse = model.s.asDiagonal() * inverse;  // diag(s) C*⁻¹: a row scaling
+  model.shift = Eigen::MatrixXd::Identity(q, q) - s_inverse;
+  Eigen::MatrixXd noise_covariance = -s_inverse * model.s.asDiagonal();  // − diag(s) C*⁻¹ diag(s): a column scaling
+  noise_covariance.diagonal() += 2.0 * model.s;
+  noise_covariance = 0.5 * (noise_covariance + noise_covariance.transpose());  // exactly symmetric for the solver
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> noise(noise_covariance);
+  model.noise_root = spectral(noise.eigenvectors(), noise.eigenvalues().cwiseMax(0.0).cwiseSqrt());
   return model;
 }
 
@@ -187,11 +223,12 @@ Matrix sample_gaussian_knockoffs(const Matrix& X, const GaussianKnockoffModel& m
   return out;
 }
 
-GaussianKnockoffModel append_gaussian_knockoffs(Dataset& data, std::uint64_t seed, int period, Index columns) {
+GaussianKnockoffModel append_gaussian_knockoffs(Dataset& data, std::uint64_t seed, int period, Index columns,
+                                                KnockoffConstruction construction) {
   const Index p = data.cols(), k = columns < 0 ? p : columns;
   BFS_CHECK(k <= p && static_cast<Index>(data.feature_names.size()) == p, "columns ", k, " of ", p);
   const Matrix head = data.X.leftCols(k);
-  GaussianKnockoffModel model = fit_gaussian_knockoffs(head, data.origin);
+  GaussianKnockoffModel model = fit_gaussian_knockoffs(head, data.origin, construction);
   const Matrix knockoffs = sample_gaussian_knockoffs(head, model, seed, period);
   Matrix X(data.rows(), p + k);
   X.leftCols(k) = head;
@@ -206,8 +243,8 @@ GaussianKnockoffModel append_gaussian_knockoffs(Dataset& data, std::uint64_t see
 }
 
 std::unique_ptr<DataSource> with_gaussian_knockoffs(std::unique_ptr<DataSource> inner, std::int64_t noise_features,
-                                                    std::uint64_t seed) {
-  return std::make_unique<KnockoffSource>(std::move(inner), noise_features, seed);
+                                                    std::uint64_t seed, KnockoffConstruction construction) {
+  return std::make_unique<KnockoffSource>(std::move(inner), noise_features, seed, construction);
 }
 
 }  // namespace bfs

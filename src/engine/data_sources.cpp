@@ -35,7 +35,7 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
           "are already 0/1)");
     }
     // One period is in memory at a time (all of them offline, where there is one); knockoffs double the data columns.
-    const std::int64_t knockoff_cols = config.knockoffs == Knockoffs::Gaussian ? config.p : 0;
+    const std::int64_t knockoff_cols = config.knockoffs != Knockoffs::None ? config.p : 0;
     check_simulation_fits(config.n, config.p + knockoff_cols + config.noise_features,
                           knockoff_cols > 0 ? "data.n, data.p, data.knockoffs, data.noise_features"
                                             : "data.n, data.p, data.noise_features");
@@ -68,8 +68,10 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
   const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
   std::unique_ptr<DataSource> source = make_plain_source(config, seed, online);
-  if (config.knockoffs == Knockoffs::Gaussian)
-    source = with_gaussian_knockoffs(std::move(source), config.noise_features, seed);
+  if (config.knockoffs != Knockoffs::None)
+    source = with_gaussian_knockoffs(
+        std::move(source), config.noise_features, seed,
+        config.knockoffs == Knockoffs::GaussianSdp ? KnockoffConstruction::Sdp : KnockoffConstruction::Equicorrelated);
   return source;
 }
 

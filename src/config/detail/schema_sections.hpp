@@ -45,7 +45,8 @@ void visit(DataConfig& c, V& v) {
   v("batch_size", c.batch_size,
     range(0, 1e12, "online: cut data without periods into batches of this many rows (0 = off)"));
   v("knockoffs", c.knockoffs,
-    text("none | gaussian: second-order Gaussian model-X knockoffs ko_<name> of every data column, fitted on each "
+    text("none | gaussian | gaussian-sdp: second-order Gaussian model-X knockoffs ko_<name> of every data column "
+         "(equicorrelated, or SDP: larger s where columns are not collinear), fitted on each "
          "loaded period's rows and appended before the noise columns (paper 003 section 7.2)"));
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
   v("positive_label", c.positive_label,

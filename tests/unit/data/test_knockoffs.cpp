@@ -74,8 +74,10 @@ BOOST_AUTO_TEST_CASE(the_joint_covariance_has_the_knockoff_property) {
   const Eigen::VectorXd sd = sigma.diagonal().cwiseSqrt();
   const Eigen::MatrixXd C = sd.cwiseInverse().asDiagonal() * sigma * sd.cwiseInverse().asDiagonal();
   const double lambda_min = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(C).eigenvalues()[0];
-  BOOST_TEST(model.s == std::min(1.0, 2.0 * lambda_min), boost::test_tools::tolerance(1e-9));
-  const Eigen::MatrixXd D = (model.s * sigma.diagonal()).asDiagonal();
+  BOOST_TEST_REQUIRE(model.s.size() == 3);
+  for (Index j = 0; j < 3; ++j)
+    BOOST_TEST(model.s[j] == std::min(1.0, 2.0 * lambda_min), boost::test_tools::tolerance(1e-9));
+  const Eigen::MatrixXd D = model.s.cwiseProduct(sigma.diagonal()).asDiagonal();
 
   // The target: Cov([X, X̃]) = [[Σ, Σ − D], [Σ − D, Σ]]; an entry's standard error √((T_jk² + T_jj T_kk)/n).
   Eigen::MatrixXd target(6, 6);
@@ -142,7 +144,7 @@ BOOST_AUTO_TEST_CASE(a_singular_covariance_is_shrunk_and_still_gives_knockoffs) 
   BOOST_TEST(model.shrinkage > 0.0);
   BOOST_TEST(model.shrinkage < 0.05);  // Ledoit–Wolf's weight is small at n = 20 000
   BOOST_TEST(model.lambda_min >= 1e-6);
-  BOOST_TEST(model.s > 0.0);
+  BOOST_TEST(model.s.minCoeff() > 0.0);
   BOOST_TEST(d.cols() == 8);
   BOOST_TEST(d.X.allFinite());
   BOOST_TEST(!same_bits(Matrix(d.X.col(4)), Matrix(d.X.col(0))));
@@ -199,6 +201,44 @@ BOOST_AUTO_TEST_CASE(data_knockoffs_in_make_data_source) {
   clash.feature_names = {"a", "ko_a"};
   expect_error<InputError>([&] { with_gaussian_knockoffs(make_memory_source(clash, false, 0, 1), 0, 1); },
                            "column 'ko_a' clashes");
+}
+
+// data.knockoffs = "gaussian-sdp": s maximises Σ s_j subject to 0 ≤ s ≤ 1 and 2C − diag(s) ⪰ 0.
+BOOST_AUTO_TEST_CASE(sdp_s_is_feasible_and_beats_equicorrelated_where_columns_are_collinear) {
+  // Two nearly collinear columns (correlation 0.99) and two independent ones: equicorrelated gives every column
+  // s = 2 λ_min = 0.02; the SDP's optimum keeps s = 1 for the independent columns and s_0 + s_1 = 0.04 for the pair
+  // ((2 − s_0)(2 − s_1) ≥ 4·0.99² bounds the sum by 2(2 − 2·0.99), reached at s_0 = s_1; the objective is flat along
+  // s_0 − s_1 near it, so only the sum is checked).
+  Eigen::MatrixXd C = Eigen::MatrixXd::Identity(4, 4);
+  C(0, 1) = C(1, 0) = 0.99;
+  const Eigen::VectorXd s = sdp_knockoff_s(C.inverse());
+  BOOST_TEST(s.minCoeff() >= 0.0);
+  BOOST_TEST(s.maxCoeff() <= 1.0);
+  const Eigen::MatrixXd slack = 2.0 * C - Eigen::MatrixXd(s.asDiagonal());
+  BOOST_TEST(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(slack).eigenvalues()[0] >= 0.0);
+  BOOST_TEST(s[2] > 0.99);
+  BOOST_TEST(s[3] > 0.99);
+  BOOST_TEST(std::abs(s[0] + s[1] - 0.04) < 1e-3);
+  // Equicorrelated for the same C: 2 λ_min everywhere.
+  BOOST_TEST(s.sum() > 4 * 2.0 * 0.01 + 1.9);
+}
+
+BOOST_AUTO_TEST_CASE(sdp_knockoffs_have_the_knockoff_property) {
+  Dataset d = gaussian_rows(kRows, Eigen::Vector3d(1.0, -2.0, 0.0), example_sigma(), 5);
+  const GaussianKnockoffModel model = append_gaussian_knockoffs(d, 13, 0, -1, KnockoffConstruction::Sdp);
+  const Eigen::MatrixXd sigma = sample_covariance(Matrix(d.X.leftCols(3)));
+  const Eigen::MatrixXd D = model.s.cwiseProduct(sigma.diagonal()).asDiagonal();
+  BOOST_TEST(model.s.sum() > 3 * std::min(1.0, 2.0 * model.lambda_min));  // more than equicorrelated's
+  Eigen::MatrixXd target(6, 6);
+  target << sigma, sigma - D, sigma - D, sigma;
+  const Eigen::MatrixXd joint = sample_covariance(d.X);
+  for (Index j = 0; j < 6; ++j) {
+    for (Index k = std::max<Index>(j, 3); k < 6; ++k) {
+      const double se = std::sqrt((target(j, k) * target(j, k) + target(j, j) * target(k, k)) / kRows);
+      BOOST_TEST_INFO("entry (" << j << ", " << k << "): " << joint(j, k) << " vs " << target(j, k));
+      BOOST_TEST(std::abs(joint(j, k) - target(j, k)) < 3 * se);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
