@@ -33,7 +33,10 @@ for study in "${studies[@]}"; do
           seeds jobs/paper003/designs_offline.toml --set data.dgp="\"$dgp\"" --set estimator.sweeps="$m" \
             --out "$OUT/runs/${dgp}_M$m" >"$OUT/${dgp}_M$m.log" 2>&1
         done
-        /usr/bin/python3 scripts/bench/tvs_baselines.py --dgp "$dgp" --seeds "${SEEDS:-1-10}" >"$OUT/${dgp}_lasso1se.log" 2>&1
+        range="${SEEDS:-1-10}"
+        # shellcheck disable=SC2046
+        /usr/bin/python3 scripts/bench/tvs_baselines.py "$dgp" --seeds $(seq "${range%-*}" "${range#*-}") \
+          >"$OUT/${dgp}_lasso1se.log" 2>&1
       done ;;
     knockoffs)  # acceptance 5: diabetes + 10 Gaussian knockoffs, equicorrelated and SDP
       /usr/bin/python3 scripts/examples_diabetes_csv.py "$OUT/diabetes.csv" --noise 0 >/dev/null
