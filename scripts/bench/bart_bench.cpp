@@ -5,7 +5,7 @@
 //
 //   scripts/bench/build_bench.sh scripts/bench/bart_bench.cpp bart_bench [BUILD=build]
 //   ./bart_bench DATA.bin [trees] [sweeps] [threads]    # DATA.bin from bart_peer.py --save-data
-//   ./bart_bench - [trees] [sweeps] [threads] [n] [p]   # friedman1 drawn here instead
+//   ./bart_bench - [trees] [sweeps] [threads] [n] [p] [change_prob] [burn]   # friedman1 drawn here instead
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
   BartParams bart;
   bart.n_estimators = trees;
   bart.sweeps = sweeps;
+  if (argc > 7) bart.change_prob = std::atof(argv[7]);
+  if (argc > 8) bart.burn = std::atoi(argv[8]);
   std::unique_ptr<Model> model;
   const double bart_seconds = seconds_of([&] { model = make_bart(bart)->fit(d.X, d.y, options); });
   const Vector fit = model->predict(d.X);
@@ -90,6 +92,9 @@ int main(int argc, char** argv) {
   std::printf("bart_fit_seconds %.4f\n", bart_seconds);
   std::printf("bart_sweeps_per_second %.2f\n", sweeps / bart_seconds);
   std::printf("bart_in_sample_r2 %.4f\n", r2);
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a of the serialized model: any changed draw or sum shows
+  for (const unsigned char c : model->serialize()) hash = (hash ^ c) * 1099511628211ull;
+  std::printf("bart_model_fingerprint %016llx\n", static_cast<unsigned long long>(hash));
   const SplitCounts* counts = model->split_counts();
   std::printf("last_splits");
   for (double c : counts->last) std::printf(" %g", c);

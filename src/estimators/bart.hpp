@@ -74,8 +74,14 @@ struct DartState {
 };
 /// log s ~ Dirichlet(θ/p′ + counts), drawn on the log scale (Gamma shapes far below 1 underflow otherwise).
 std::vector<double> draw_log_dirichlet(std::span<const double> shapes, Rng& rng);
-/// θ | s on the package's grid of 1 000 values λ_k = k/1001, θ = λρ/(1 − λ), with the Beta(a, b) prior on λ.
-double draw_theta(std::span<const double> log_s, double a, double b, double rho, Rng& rng);
+/// The package's grid for θ: 1 000 values λ_k = k/1001, θ_k = λ_k ρ/(1 − λ_k), with the parts of θ_k's log weight
+/// that do not depend on s (log Γ(θ) − p′ log Γ(θ/p′), and the Beta(a, b) log prior of λ), computed once per fit.
+struct ThetaGrid {
+  std::vector<double> theta, gamma_part, prior_a_part, prior_b_part;
+  ThetaGrid(double a, double b, double rho, std::size_t columns);
+};
+/// θ | s on the grid: log weight log Γ(θ) − p′ log Γ(θ/p′) + (θ/p′) Σ log s_j + (a − 1) log λ + (b − 1) log(1 − λ).
+double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng);
 
 /// Test hooks: `likelihood = false` samples the tree prior alone (the likelihood and the 5-row rule are off) and
 /// `on_sweep` sees the forest after each sweep.

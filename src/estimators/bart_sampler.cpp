@@ -2,6 +2,7 @@
 // The algorithm and its sources are in bart.hpp; the move ratios are detail/bart_tree.hpp's.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,38 @@ namespace {
 constexpr double kBirthProbability = 0.5;  // the package's pb
 constexpr double kMinLeafRows = 5.0;       // the package rejects a birth leaving fewer rows in a child
 
+/// Which rows each node of one tree holds: per row its leaf, and per leaf its rows in ascending order. Sums over a
+/// leaf's rows therefore run in row order, the order a pass over all rows would take: the lists only skip rows.
+struct TreeRows {
+  std::vector<std::int32_t> leaf_of;
+  std::vector<std::vector<std::int32_t>> rows;  ///< per node id (empty for internal and free nodes)
+
+  explicit TreeRows(Index n) : leaf_of(static_cast<std::size_t>(n), 0), rows(1) {
+    rows[0].resize(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < rows[0].size(); ++i) rows[0][i] = static_cast<std::int32_t>(i);
+  }
+  std::vector<std::int32_t>& of(std::int32_t id) {
+    if (static_cast<std::size_t>(id) >= rows.size()) rows.resize(static_cast<std::size_t>(id) + 1);
+    return rows[static_cast<std::size_t>(id)];
+  }
+  /// Moves the rows of `from` (ascending) to left/right by `goes_left`, keeping the order.
+  template <class GoesLeft>
+  void split(const std::vector<std::int32_t>& from, std::int32_t left, std::int32_t right, GoesLeft goes_left) {
+    std::vector<std::int32_t> l, r;
+    for (std::int32_t i : from) (goes_left(i) ? l : r).push_back(i);
+    for (std::int32_t i : l) leaf_of[static_cast<std::size_t>(i)] = left;
+    for (std::int32_t i : r) leaf_of[static_cast<std::size_t>(i)] = right;
+    of(left) = std::move(l);
+    of(right) = std::move(r);
+  }
+  /// The rows of two nodes in one ascending list.
+  std::vector<std::int32_t> merged(std::int32_t a, std::int32_t b) {
+    std::vector<std::int32_t> out;
+    std::merge(of(a).begin(), of(a).end(), of(b).begin(), of(b).end(), std::back_inserter(out));
+    return out;
+  }
+};
+
 class Sampler {
  public:
   Sampler(const BinnedColumns& columns, const Vector& y, const BartParams& params, const Prior& prior, Rng& rng,
@@ -26,11 +59,12 @@ class Sampler {
         rng_(rng),
         options_(options),
         trees_(static_cast<std::size_t>(params.n_estimators)),
-        leaf_of_(trees_.size(), std::vector<std::int32_t>(static_cast<std::size_t>(y.size()), 0)),
+        rows_(trees_.size(), TreeRows(y.size())),
         fit_(Vector::Zero(y.size())),
         residual_(static_cast<std::size_t>(y.size())),
         sigma_(prior.sigma_hat),
-        split_counts_(columns.cuts.size(), 0.0) {
+        split_counts_(columns.cuts.size(), 0.0),
+        theta_grid_(params.sparse_a, params.sparse_b, static_cast<double>(columns.cuts.size()), columns.cuts.size()) {
     const auto p = static_cast<double>(columns.cuts.size());
     dart_.log_s.assign(columns.cuts.size(), -std::log(p));
     s_.assign(columns.cuts.size(), 1.0 / p);
@@ -69,57 +103,72 @@ class Sampler {
     return tree.can_split(id, cut_counts()) ? grow_probability(tree.node(id).depth) : 0.0;
   }
 
+  /// One tree: its residual (and every leaf's count and sum, in the same pass), one move, its leaf values and the
+  /// fit. A move re-sums only the leaves it changes, over their rows in row order, so every sum is the one a full
+  /// pass after the move would give.
   void update_tree(std::size_t j) {
     SamplerTree& tree = trees_[j];
-    std::vector<std::int32_t>& leaf_of = leaf_of_[j];
-    for (std::size_t i = 0; i < residual_.size(); ++i)
-      residual_[i] = y_[static_cast<Index>(i)] - fit_[static_cast<Index>(i)] + tree.node(leaf_of[i]).mu;
+    TreeRows& rows = rows_[j];
+    leaf_count_.assign(static_cast<std::size_t>(tree.capacity()), 0.0);
+    leaf_sum_.assign(static_cast<std::size_t>(tree.capacity()), 0.0);
+    for (std::size_t i = 0; i < residual_.size(); ++i) {
+      const std::int32_t leaf = rows.leaf_of[i];
+      const double r = y_[static_cast<Index>(i)] - fit_[static_cast<Index>(i)] + tree.node(leaf).mu;
+      residual_[i] = r;
+      leaf_count_[static_cast<std::size_t>(leaf)] += 1.0;
+      leaf_sum_[static_cast<std::size_t>(leaf)] += r;
+    }
     if (params_.change_prob > 0.0 && rng_.uniform() < params_.change_prob)
-      change_step(tree, leaf_of);
+      change_step(tree, rows);
     else
-      birth_or_death_step(tree, leaf_of);
-    draw_leaf_values(tree, leaf_of);
+      birth_or_death_step(tree, rows);
+    draw_leaf_values(tree, rows);
   }
 
-  void birth_or_death_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of) {
+  void set_leaf_sums(std::int32_t id, double count, double sum) {
+    if (static_cast<std::size_t>(id) >= leaf_count_.size()) {
+      leaf_count_.resize(static_cast<std::size_t>(id) + 1, 0.0);
+      leaf_sum_.resize(static_cast<std::size_t>(id) + 1, 0.0);
+    }
+    leaf_count_[static_cast<std::size_t>(id)] = count;
+    leaf_sum_[static_cast<std::size_t>(id)] = sum;
+  }
+
+  void birth_or_death_step(SamplerTree& tree, TreeRows& rows) {
     std::vector<std::int32_t> good_leaves;
     for (std::int32_t id : tree.leaves())
       if (tree.can_split(id, cut_counts())) good_leaves.push_back(id);
     const double birth = good_leaves.empty() ? 0.0 : (tree.size() == 1 ? 1.0 : kBirthProbability);
     if (rng_.uniform() < birth)
-      birth_step(tree, leaf_of, good_leaves, birth);
+      birth_step(tree, rows, good_leaves, birth);
     else
-      death_step(tree, leaf_of, good_leaves, birth);
+      death_step(tree, rows, good_leaves, birth);
   }
 
-  SplitSums sums_of_split(std::int32_t leaf, std::int32_t v, std::int32_t c,
-                          const std::vector<std::int32_t>& leaf_of) const {
+  /// Left/right counts and residual sums of `rows` (ascending) under the rule (v, c).
+  SplitSums sums_of_split(const std::vector<std::int32_t>& rows, std::int32_t v, std::int32_t c) const {
     SplitSums s;
-    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
-      if (leaf_of[i] != leaf) continue;
-      if (columns_.bin(v, static_cast<Index>(i)) <= c) {
+    for (std::int32_t i : rows) {
+      const double r = residual_[static_cast<std::size_t>(i)];
+      if (columns_.bin(v, i) <= c) {
         s.n_left += 1.0;
-        s.sum_left += residual_[i];
+        s.sum_left += r;
       } else {
         s.n_right += 1.0;
-        s.sum_right += residual_[i];
+        s.sum_right += r;
       }
     }
     return s;
   }
-  SplitSums sums_of_children(const SamplerTree& tree, std::int32_t id, const std::vector<std::int32_t>& leaf_of) const {
-    SplitSums s;
+  SplitSums sums_of_children(const SamplerTree& tree, std::int32_t id, TreeRows& rows) const {
     const Node& n = tree.node(id);
-    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
-      if (leaf_of[i] == n.left) {
-        s.n_left += 1.0;
-        s.sum_left += residual_[i];
-      } else if (leaf_of[i] == n.right) {
-        s.n_right += 1.0;
-        s.sum_right += residual_[i];
-      }
-    }
-    return s;
+    return {static_cast<double>(rows.of(n.left).size()), sum_of(rows.of(n.left)),
+            static_cast<double>(rows.of(n.right).size()), sum_of(rows.of(n.right))};
+  }
+  double sum_of(const std::vector<std::int32_t>& rows) const {
+    double sum = 0.0;
+    for (std::int32_t i : rows) sum += residual_[static_cast<std::size_t>(i)];
+    return sum;
   }
   bool accept(double log_ratio) { return std::log(rng_.uniform()) < std::min(0.0, log_ratio); }
   bool too_small(const SplitSums& s) const {
@@ -143,8 +192,7 @@ class Sampler {
     return good.back();
   }
 
-  void birth_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of, const std::vector<std::int32_t>& good_leaves,
-                  double birth) {
+  void birth_step(SamplerTree& tree, TreeRows& rows, const std::vector<std::int32_t>& good_leaves, double birth) {
     const std::int32_t leaf = good_leaves[rng_.uniform_int(good_leaves.size())];
     const std::vector<std::int32_t> good = tree.good_vars(leaf, cut_counts());
     const std::int32_t v = draw_column(good);
@@ -166,18 +214,19 @@ class Sampler {
     p.pick_bottom = 1.0 / static_cast<double>(good_leaves.size());
     p.birth = birth;
 
-    const SplitSums s = sums_of_split(leaf, v, c, leaf_of);
+    const SplitSums s = sums_of_split(rows.of(leaf), v, c);
     if (too_small(s)) return;
     if (!accept(birth_log_prior_ratio(p) + likelihood_part(s))) return;
     tree.birth(leaf, v, c, 0.0, 0.0);
     const std::int32_t left = tree.node(leaf).left, right = tree.node(leaf).right;
-    for (std::size_t i = 0; i < leaf_of.size(); ++i)
-      if (leaf_of[i] == leaf) leaf_of[i] = columns_.bin(v, static_cast<Index>(i)) <= c ? left : right;
+    rows.split(std::exchange(rows.of(leaf), {}), left, right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
+    set_leaf_sums(leaf, 0.0, 0.0);
+    set_leaf_sums(left, s.n_left, s.sum_left);
+    set_leaf_sums(right, s.n_right, s.sum_right);
     split_counts_[static_cast<std::size_t>(v)] += 1.0;
   }
 
-  void death_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of, const std::vector<std::int32_t>& good_leaves,
-                  double birth) {
+  void death_step(SamplerTree& tree, TreeRows& rows, const std::vector<std::int32_t>& good_leaves, double birth) {
     const std::vector<std::int32_t> nogs = tree.nogs();
     if (nogs.empty()) return;  // a lone root that cannot split: nothing to propose
     const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
@@ -194,17 +243,23 @@ class Sampler {
     p.death = 1.0 - birth;
     p.pick_nog = 1.0 / static_cast<double>(nogs.size());
 
-    const SplitSums s = sums_of_children(tree, id, leaf_of);
+    const SplitSums s = sums_of_children(tree, id, rows);
     if (!accept(death_log_prior_ratio(p) - likelihood_part(s))) return;
-    for (std::int32_t& leaf : leaf_of)
-      if (leaf == n.left || leaf == n.right) leaf = id;
+    std::vector<std::int32_t> merged = rows.merged(n.left, n.right);
+    for (std::int32_t i : merged) rows.leaf_of[static_cast<std::size_t>(i)] = id;
+    set_leaf_sums(id, static_cast<double>(merged.size()), sum_of(merged));  // in row order, not left + right
+    set_leaf_sums(n.left, 0.0, 0.0);
+    set_leaf_sums(n.right, 0.0, 0.0);
+    rows.of(id) = std::move(merged);
+    rows.of(n.left).clear();
+    rows.of(n.right).clear();
     split_counts_[static_cast<std::size_t>(n.var)] -= 1.0;
     tree.death(id, 0.0);
   }
 
   /// CGM 1998's change at a nog node: a new (column, cut) drawn as a birth draws it. The rule's prior and its
   /// proposal cancel, leaving the likelihood and the children's grow probabilities.
-  void change_step(SamplerTree& tree, std::vector<std::int32_t>& leaf_of) {
+  void change_step(SamplerTree& tree, TreeRows& rows) {
     const std::vector<std::int32_t> nogs = tree.nogs();
     if (nogs.empty()) return;
     const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
@@ -214,8 +269,9 @@ class Sampler {
     const CutRange r = tree.range(id, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
     const auto c =
         static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower) + 1));
-    const SplitSums before = sums_of_children(tree, id, leaf_of);
-    const SplitSums after = sums_of_split_of_node(tree, id, v, c, leaf_of);
+    const SplitSums before = sums_of_children(tree, id, rows);
+    const std::vector<std::int32_t> both = rows.merged(old.left, old.right);
+    const SplitSums after = sums_of_split(both, v, c);
     if (too_small(after)) return;
     const double child_grow = grow_probability(old.depth + 1);
     const double grow_left = (good.size() > 1 || c - 1 >= r.lower) ? child_grow : 0.0;
@@ -227,33 +283,16 @@ class Sampler {
     Node& n = tree.node(id);
     n.var = v;
     n.cut = c;
-    for (std::size_t i = 0; i < leaf_of.size(); ++i)
-      if (leaf_of[i] == old.left || leaf_of[i] == old.right)
-        leaf_of[i] = columns_.bin(v, static_cast<Index>(i)) <= c ? old.left : old.right;
+    rows.split(both, old.left, old.right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
+    set_leaf_sums(old.left, after.n_left, after.sum_left);
+    set_leaf_sums(old.right, after.n_right, after.sum_right);
     split_counts_[static_cast<std::size_t>(old.var)] -= 1.0;
     split_counts_[static_cast<std::size_t>(v)] += 1.0;
   }
-  SplitSums sums_of_split_of_node(const SamplerTree& tree, std::int32_t id, std::int32_t v, std::int32_t c,
-                                  const std::vector<std::int32_t>& leaf_of) const {
-    SplitSums s;
-    const Node& n = tree.node(id);
-    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
-      if (leaf_of[i] != n.left && leaf_of[i] != n.right) continue;
-      const bool left = columns_.bin(v, static_cast<Index>(i)) <= c;
-      (left ? s.n_left : s.n_right) += 1.0;
-      (left ? s.sum_left : s.sum_right) += residual_[i];
-    }
-    return s;
-  }
-
   /// Every leaf's μ | r ~ N((Σr/σ²)/P, 1/P) with P = 1/τ² + n/σ², in leaf index order; then the fit.
-  void draw_leaf_values(SamplerTree& tree, const std::vector<std::int32_t>& leaf_of) {
-    const auto nodes = static_cast<std::size_t>(tree.capacity());
-    std::vector<double> count(nodes, 0.0), sum(nodes, 0.0);
-    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
-      count[static_cast<std::size_t>(leaf_of[i])] += 1.0;
-      sum[static_cast<std::size_t>(leaf_of[i])] += residual_[i];
-    }
+  void draw_leaf_values(SamplerTree& tree, const TreeRows& rows) {
+    const std::vector<double>& count = leaf_count_;
+    const std::vector<double>& sum = leaf_sum_;
     const double s2 = sigma_ * sigma_;
     const double prior_precision = 1.0 / (prior_.tau * prior_.tau);
     for (std::int32_t id : tree.leaves()) {
@@ -262,9 +301,9 @@ class Sampler {
       const double mean = options_.likelihood ? (sum[static_cast<std::size_t>(id)] / s2) / precision : 0.0;
       tree.node(id).mu = mean + rng_.normal() / std::sqrt(precision);
     }
-    for (std::size_t i = 0; i < leaf_of.size(); ++i) {
+    for (std::size_t i = 0; i < rows.leaf_of.size(); ++i) {
       const auto row = static_cast<Index>(i);
-      fit_[row] = y_[row] - residual_[i] + tree.node(leaf_of[i]).mu;
+      fit_[row] = y_[row] - residual_[i] + tree.node(rows.leaf_of[i]).mu;
     }
   }
 
@@ -280,7 +319,7 @@ class Sampler {
     std::vector<double> shapes(split_counts_.size());
     for (std::size_t v = 0; v < shapes.size(); ++v) shapes[v] = dart_.theta / p + split_counts_[v];
     dart_.log_s = draw_log_dirichlet(shapes, rng_);
-    dart_.theta = draw_theta(dart_.log_s, params_.sparse_a, params_.sparse_b, p, rng_);
+    dart_.theta = draw_theta(dart_.log_s, theta_grid_, rng_);
     for (std::size_t v = 0; v < s_.size(); ++v) s_[v] = std::exp(dart_.log_s[v]);
   }
 
@@ -320,12 +359,15 @@ class Sampler {
   Rng& rng_;
   const SamplerOptions& options_;
   std::vector<SamplerTree> trees_;
-  std::vector<std::vector<std::int32_t>> leaf_of_;  ///< per tree, each row's leaf
-  Vector fit_;                                      ///< the sum of all trees per row
-  std::vector<double> residual_;                    ///< y − the other trees, for the tree being updated
+  std::vector<TreeRows> rows_;      ///< per tree, the rows of each node
+  std::vector<double> leaf_count_;  ///< per node id of the tree being updated: rows, after its move
+  std::vector<double> leaf_sum_;    ///< and the sum of their residuals, in row order
+  Vector fit_;                      ///< the sum of all trees per row
+  std::vector<double> residual_;    ///< y − the other trees, for the tree being updated
   double sigma_;
   std::vector<double> split_counts_;  ///< per column, splits in the current forest
   DartState dart_;
+  ThetaGrid theta_grid_;
   std::vector<double> s_;  ///< exp(dart_.log_s)
 };
 

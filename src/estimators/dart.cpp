@@ -40,27 +40,37 @@ std::vector<double> draw_log_dirichlet(std::span<const double> shapes, Rng& rng)
   return out;
 }
 
-double draw_theta(std::span<const double> log_s, double a, double b, double rho, Rng& rng) {
+ThetaGrid::ThetaGrid(double a, double b, double rho, std::size_t columns) {
   constexpr int kGrid = 1000;
+  const auto p = static_cast<double>(columns);
+  for (int k = 0; k < kGrid; ++k) {
+    const double lambda = static_cast<double>(k + 1) / (kGrid + 1.0);
+    const double t = lambda * rho / (1.0 - lambda);
+    theta.push_back(t);
+    gamma_part.push_back(std::lgamma(t) - p * std::lgamma(t / p));
+    prior_a_part.push_back((a - 1.0) * std::log(lambda));
+    prior_b_part.push_back((b - 1.0) * std::log(1.0 - lambda));
+  }
+}
+
+double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng) {
   const auto p = static_cast<double>(log_s.size());
   double sum_log_s = 0.0;
   for (double v : log_s) sum_log_s += v;
-  std::vector<double> theta(kGrid), log_weight(kGrid);
-  for (int k = 0; k < kGrid; ++k) {
-    const double lambda = static_cast<double>(k + 1) / (kGrid + 1.0);
-    theta[static_cast<std::size_t>(k)] = lambda * rho / (1.0 - lambda);
-    const double t = theta[static_cast<std::size_t>(k)];
-    // log Dirichlet(s | θ/p′) as a function of θ, plus the Beta(a, b) log prior of λ = θ/(θ + ρ).
-    log_weight[static_cast<std::size_t>(k)] = std::lgamma(t) - p * std::lgamma(t / p) + (t / p) * sum_log_s +
-                                              (a - 1.0) * std::log(lambda) + (b - 1.0) * std::log(1.0 - lambda);
+  const std::size_t size = grid.theta.size();
+  std::vector<double> log_weight(size);
+  for (std::size_t k = 0; k < size; ++k) {
+    // log Dirichlet(s | θ/p′) as a function of θ, plus the Beta(a, b) log prior of λ = θ/(θ + ρ); summed in this
+    // order, left to right, so the precomputed parts change no bit.
+    log_weight[k] = grid.gamma_part[k] + (grid.theta[k] / p) * sum_log_s + grid.prior_a_part[k] + grid.prior_b_part[k];
   }
   const double total = log_sum_exp(log_weight);
   double u = rng.uniform();
-  for (int k = 0; k < kGrid; ++k) {
-    u -= std::exp(log_weight[static_cast<std::size_t>(k)] - total);
-    if (u < 0.0) return theta[static_cast<std::size_t>(k)];
+  for (std::size_t k = 0; k < size; ++k) {
+    u -= std::exp(log_weight[k] - total);
+    if (u < 0.0) return grid.theta[k];
   }
-  return theta.back();  // rounding left u ≥ 0 after the last weight
+  return grid.theta.back();  // rounding left u ≥ 0 after the last weight
 }
 
 }  // namespace bfs::bart
