@@ -5,7 +5,7 @@
 //
 //   scripts/bench/build_bench.sh scripts/bench/bart_bench.cpp bart_bench [BUILD=build]
 //   ./bart_bench DATA.bin [trees] [sweeps] [threads]    # DATA.bin from bart_peer.py --save-data
-//   ./bart_bench - [trees] [sweeps] [threads] [n] [p] [change_prob] [burn]   # friedman1 drawn here instead
+//   ./bart_bench - [trees] [sweeps] [threads] [n] [p] [change_prob] [burn] [fit-only]   # friedman1 drawn here
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -85,6 +85,11 @@ int main(int argc, char** argv) {
   if (argc > 8) bart.burn = std::atoi(argv[8]);
   std::unique_ptr<Model> model;
   const double bart_seconds = seconds_of([&] { model = make_bart(bart)->fit(d.X, d.y, options); });
+  const bool fit_only = argc > 9 && std::string(argv[9]) == "fit-only";  // for instruction counts of the fit alone
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a of the serialized model: any changed draw or sum shows
+  for (const unsigned char c : model->serialize()) hash = (hash ^ c) * 1099511628211ull;
+  std::printf("bart_model_fingerprint %016llx\n", static_cast<unsigned long long>(hash));
+  if (fit_only) return 0;
   const Vector fit = model->predict(d.X);
   const double r2 = 1.0 - (d.y - fit).squaredNorm() / (d.y.array() - d.y.mean()).square().sum();
   std::printf("data n=%ld p=%ld; bart trees=%d sweeps=%d (DART on), threads=%d\n", static_cast<long>(d.X.rows()),
@@ -92,9 +97,6 @@ int main(int argc, char** argv) {
   std::printf("bart_fit_seconds %.4f\n", bart_seconds);
   std::printf("bart_sweeps_per_second %.2f\n", sweeps / bart_seconds);
   std::printf("bart_in_sample_r2 %.4f\n", r2);
-  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a of the serialized model: any changed draw or sum shows
-  for (const unsigned char c : model->serialize()) hash = (hash ^ c) * 1099511628211ull;
-  std::printf("bart_model_fingerprint %016llx\n", static_cast<unsigned long long>(hash));
   const SplitCounts* counts = model->split_counts();
   std::printf("last_splits");
   for (double c : counts->last) std::printf(" %g", c);

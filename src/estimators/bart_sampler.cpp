@@ -74,6 +74,7 @@ class Sampler {
     SamplerOutput out;
     out.mean_splits.assign(columns_.cuts.size(), 0.0);
     out.mean_fit = Vector::Zero(y_.size());
+    begin_tree(0);
     for (int sweep = 0; sweep < params_.sweeps; ++sweep) {
       for (std::size_t j = 0; j < trees_.size(); ++j) update_tree(j);
       if (options_.likelihood) draw_sigma();
@@ -103,34 +104,47 @@ class Sampler {
     return tree.can_split(id, cut_counts()) ? grow_probability(tree.node(id).depth) : 0.0;
   }
 
-  /// One tree: its residual (and every leaf's count and sum, in the same pass), one move, its leaf values and the
-  /// fit. A move re-sums only the leaves it changes, over their rows in row order, so every sum is the one a full
-  /// pass after the move would give.
-  void update_tree(std::size_t j) {
-    SamplerTree& tree = trees_[j];
-    TreeRows& rows = rows_[j];
-    leaf_count_.assign(static_cast<std::size_t>(tree.capacity()), 0.0);
+  /// Tree j's residual r = y − (the other trees' fit) and its leaves' residual sums, in row order.
+  void begin_tree(std::size_t j) {
+    const SamplerTree& tree = trees_[j];
+    const TreeRows& rows = rows_[j];
     leaf_sum_.assign(static_cast<std::size_t>(tree.capacity()), 0.0);
     for (std::size_t i = 0; i < residual_.size(); ++i) {
       const std::int32_t leaf = rows.leaf_of[i];
       const double r = y_[static_cast<Index>(i)] - fit_[static_cast<Index>(i)] + tree.node(leaf).mu;
       residual_[i] = r;
-      leaf_count_[static_cast<std::size_t>(leaf)] += 1.0;
       leaf_sum_[static_cast<std::size_t>(leaf)] += r;
     }
+  }
+
+  /// One tree, its residual and leaf sums ready (begin_tree): one move, which re-sums only the leaves it changes,
+  /// over their rows in row order (every sum is the one a full pass after the move would give); its leaf values;
+  /// then one pass that updates the fit and begins the next tree (the first again after the last: its residual
+  /// does not depend on σ or DART's s, drawn in between).
+  void update_tree(std::size_t j) {
+    SamplerTree& tree = trees_[j];
+    TreeRows& rows = rows_[j];
     if (params_.change_prob > 0.0 && rng_.uniform() < params_.change_prob)
       change_step(tree, rows);
     else
       birth_or_death_step(tree, rows);
     draw_leaf_values(tree, rows);
+    const std::size_t next = (j + 1) % trees_.size();
+    const SamplerTree& next_tree = trees_[next];
+    const TreeRows& next_rows = rows_[next];
+    leaf_sum_.assign(static_cast<std::size_t>(next_tree.capacity()), 0.0);
+    for (std::size_t i = 0; i < residual_.size(); ++i) {
+      const auto row = static_cast<Index>(i);
+      fit_[row] = y_[row] - residual_[i] + tree.node(rows.leaf_of[i]).mu;
+      const std::int32_t leaf = next_rows.leaf_of[i];
+      const double r = y_[row] - fit_[row] + next_tree.node(leaf).mu;
+      residual_[i] = r;
+      leaf_sum_[static_cast<std::size_t>(leaf)] += r;
+    }
   }
 
-  void set_leaf_sums(std::int32_t id, double count, double sum) {
-    if (static_cast<std::size_t>(id) >= leaf_count_.size()) {
-      leaf_count_.resize(static_cast<std::size_t>(id) + 1, 0.0);
-      leaf_sum_.resize(static_cast<std::size_t>(id) + 1, 0.0);
-    }
-    leaf_count_[static_cast<std::size_t>(id)] = count;
+  void set_leaf_sum(std::int32_t id, double sum) {
+    if (static_cast<std::size_t>(id) >= leaf_sum_.size()) leaf_sum_.resize(static_cast<std::size_t>(id) + 1, 0.0);
     leaf_sum_[static_cast<std::size_t>(id)] = sum;
   }
 
@@ -220,9 +234,9 @@ class Sampler {
     tree.birth(leaf, v, c, 0.0, 0.0);
     const std::int32_t left = tree.node(leaf).left, right = tree.node(leaf).right;
     rows.split(std::exchange(rows.of(leaf), {}), left, right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
-    set_leaf_sums(leaf, 0.0, 0.0);
-    set_leaf_sums(left, s.n_left, s.sum_left);
-    set_leaf_sums(right, s.n_right, s.sum_right);
+    set_leaf_sum(leaf, 0.0);
+    set_leaf_sum(left, s.sum_left);
+    set_leaf_sum(right, s.sum_right);
     split_counts_[static_cast<std::size_t>(v)] += 1.0;
   }
 
@@ -247,9 +261,9 @@ class Sampler {
     if (!accept(death_log_prior_ratio(p) - likelihood_part(s))) return;
     std::vector<std::int32_t> merged = rows.merged(n.left, n.right);
     for (std::int32_t i : merged) rows.leaf_of[static_cast<std::size_t>(i)] = id;
-    set_leaf_sums(id, static_cast<double>(merged.size()), sum_of(merged));  // in row order, not left + right
-    set_leaf_sums(n.left, 0.0, 0.0);
-    set_leaf_sums(n.right, 0.0, 0.0);
+    set_leaf_sum(id, sum_of(merged));  // in row order, not left + right
+    set_leaf_sum(n.left, 0.0);
+    set_leaf_sum(n.right, 0.0);
     rows.of(id) = std::move(merged);
     rows.of(n.left).clear();
     rows.of(n.right).clear();
@@ -284,26 +298,21 @@ class Sampler {
     n.var = v;
     n.cut = c;
     rows.split(both, old.left, old.right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
-    set_leaf_sums(old.left, after.n_left, after.sum_left);
-    set_leaf_sums(old.right, after.n_right, after.sum_right);
+    set_leaf_sum(old.left, after.sum_left);
+    set_leaf_sum(old.right, after.sum_right);
     split_counts_[static_cast<std::size_t>(old.var)] -= 1.0;
     split_counts_[static_cast<std::size_t>(v)] += 1.0;
   }
   /// Every leaf's μ | r ~ N((Σr/σ²)/P, 1/P) with P = 1/τ² + n/σ², in leaf index order; then the fit.
-  void draw_leaf_values(SamplerTree& tree, const TreeRows& rows) {
-    const std::vector<double>& count = leaf_count_;
+  void draw_leaf_values(SamplerTree& tree, TreeRows& rows) {
     const std::vector<double>& sum = leaf_sum_;
     const double s2 = sigma_ * sigma_;
     const double prior_precision = 1.0 / (prior_.tau * prior_.tau);
     for (std::int32_t id : tree.leaves()) {
-      const double n = options_.likelihood ? count[static_cast<std::size_t>(id)] : 0.0;
+      const double n = options_.likelihood ? static_cast<double>(rows.of(id).size()) : 0.0;
       const double precision = prior_precision + n / s2;
       const double mean = options_.likelihood ? (sum[static_cast<std::size_t>(id)] / s2) / precision : 0.0;
       tree.node(id).mu = mean + rng_.normal() / std::sqrt(precision);
-    }
-    for (std::size_t i = 0; i < rows.leaf_of.size(); ++i) {
-      const auto row = static_cast<Index>(i);
-      fit_[row] = y_[row] - residual_[i] + tree.node(rows.leaf_of[i]).mu;
     }
   }
 
@@ -326,6 +335,13 @@ class Sampler {
   /// The tree in FlatTree form: nodes renumbered depth-first from the root, thresholds the cut values.
   FlatTree to_flat(const SamplerTree& tree) const {
     FlatTree flat;
+    const auto nodes = static_cast<std::size_t>(tree.size());  // one allocation per array, not one per doubling
+    flat.feature.reserve(nodes);
+    flat.threshold.reserve(nodes);
+    flat.left.reserve(nodes);
+    flat.right.reserve(nodes);
+    flat.default_left.reserve(nodes);
+    flat.value.reserve(nodes);
     std::vector<std::pair<std::int32_t, std::int32_t>> stack{{0, -1}};  // (sampler node, flat parent slot to patch)
     while (!stack.empty()) {
       const auto [id, patch] = stack.back();
@@ -359,11 +375,10 @@ class Sampler {
   Rng& rng_;
   const SamplerOptions& options_;
   std::vector<SamplerTree> trees_;
-  std::vector<TreeRows> rows_;      ///< per tree, the rows of each node
-  std::vector<double> leaf_count_;  ///< per node id of the tree being updated: rows, after its move
-  std::vector<double> leaf_sum_;    ///< and the sum of their residuals, in row order
-  Vector fit_;                      ///< the sum of all trees per row
-  std::vector<double> residual_;    ///< y − the other trees, for the tree being updated
+  std::vector<TreeRows> rows_;    ///< per tree, the rows of each node
+  std::vector<double> leaf_sum_;  ///< per node id of the tree being updated: its rows' residual sum, in row order
+  Vector fit_;                    ///< the sum of all trees per row
+  std::vector<double> residual_;  ///< y − the other trees, for the tree being updated
   double sigma_;
   std::vector<double> split_counts_;  ///< per column, splits in the current forest
   DartState dart_;
