@@ -216,7 +216,7 @@ BOOST_AUTO_TEST_CASE(round_trip_threads_and_seeds) {
 }
 
 BOOST_AUTO_TEST_CASE(refuses_constant_targets_binary_tasks_and_a_burn_in_past_the_sweeps) {
-  auto data = test::friedman1(50, 3, 1.0, 41);
+  auto data = test::friedman1(50, 5, 1.0, 41);
   data.y.setConstant(2.0);
   BOOST_CHECK_THROW(fit_bart(quick(5, 10, 0), data), InputError);
   BOOST_CHECK_THROW(make_bart(quick(5, 10, 0), Task::Binary), ConfigError);
