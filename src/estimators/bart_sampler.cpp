@@ -335,13 +335,7 @@ class Sampler {
   /// The tree in FlatTree form: nodes renumbered depth-first from the root, thresholds the cut values.
   FlatTree to_flat(const SamplerTree& tree) const {
     FlatTree flat;
-    const auto nodes = static_cast<std::size_t>(tree.size());  // one allocation per array, not one per doubling
-    flat.feature.reserve(nodes);
-    flat.threshold.reserve(nodes);
-    flat.left.reserve(nodes);
-    flat.right.reserve(nodes);
-    flat.default_left.reserve(nodes);
-    flat.value.reserve(nodes);
+    flat.reserve(static_cast<std::size_t>(tree.size()));  // one allocation per array, not one per doubling
     std::vector<std::pair<std::int32_t, std::int32_t>> stack{{0, -1}};  // (sampler node, flat parent slot to patch)
     while (!stack.empty()) {
       const auto [id, patch] = stack.back();

@@ -39,6 +39,16 @@ struct FlatTree {
   std::vector<std::int32_t> right;
   std::vector<std::uint8_t> default_left;
   std::vector<double> value;
+
+  /// Room for `nodes` nodes in every array: one allocation each while a builder appends.
+  void reserve(std::size_t nodes) {
+    feature.reserve(nodes);
+    threshold.reserve(nodes);
+    left.reserve(nodes);
+    right.reserve(nodes);
+    default_left.reserve(nodes);
+    value.reserve(nodes);
+  }
 };
 
 /// A sum of trees: prediction = link(base_score + scale · Σ_t tree_t(x)). A random-forest classifier keeps the

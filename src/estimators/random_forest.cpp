@@ -233,13 +233,7 @@ FlatTree TreeBuilder::build(std::uint64_t seed, int tree_index, std::vector<doub
   std::iota(features_.begin(), features_.end(), 0);
 
   FlatTree tree;
-  const auto max_nodes = 2 * static_cast<std::size_t>(n_unique_);
-  tree.feature.reserve(max_nodes);
-  tree.threshold.reserve(max_nodes);
-  tree.left.reserve(max_nodes);
-  tree.right.reserve(max_nodes);
-  tree.default_left.reserve(max_nodes);
-  tree.value.reserve(max_nodes);
+  tree.reserve(2 * static_cast<std::size_t>(n_unique_));
   auto add_node = [&tree](double value) {
     tree.feature.push_back(-1);
     tree.threshold.push_back(0.0f);

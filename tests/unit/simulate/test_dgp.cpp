@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "column_moments.hpp"
 #include "core/error.hpp"
 #include "expect_error.hpp"
 #include "simulate/dgp.hpp"
@@ -20,10 +21,7 @@ bool equal(const Matrix& a, const Matrix& b) {
 }
 
 double corr(const Matrix& X, Index a, Index b) {
-  Eigen::VectorXd u = X.col(a).cast<double>(), v = X.col(b).cast<double>();
-  u.array() -= u.mean();
-  v.array() -= v.mean();
-  return u.dot(v) / std::sqrt(u.squaredNorm() * v.squaredNorm());
+  return test::column_correlation(X, a, b);
 }
 
 double variance(const Eigen::VectorXd& v) {

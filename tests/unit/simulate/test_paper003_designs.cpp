@@ -8,6 +8,7 @@
 #include <numbers>
 #include <span>
 
+#include "column_moments.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "simulate/dgp.hpp"
@@ -20,10 +21,7 @@ namespace {
 constexpr Index kRows = 20000;
 
 double corr(const Matrix& X, Index a, Index b) {
-  Eigen::VectorXd u = X.col(a).cast<double>(), v = X.col(b).cast<double>();
-  u.array() -= u.mean();
-  v.array() -= v.mean();
-  return u.dot(v) / std::sqrt(u.squaredNorm() * v.squaredNorm());
+  return test::column_correlation(X, a, b);
 }
 
 double variance(const Eigen::VectorXd& v) {
