@@ -2,6 +2,9 @@
 function(banditfs_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+  # Results are the same bits on every x86-64: never fuse a*b+c into one FMA, even in a function cloned for a CPU
+  # that has one (AVX-512F's own FMA; GCC contracts by default in C++ mode).
+  target_compile_options(${target} PRIVATE -ffp-contract=off)
   if(BANDITFS_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -207,6 +207,56 @@ BOOST_AUTO_TEST_CASE(knn_leave_one_out_and_ties) {
   BOOST_TEST(reward2.value(f0, all) == 0.25);
 }
 
+/// s_F by the definition: every other row's squared distance summed over F in ascending column order, the k
+/// smallest by (distance, row).
+std::vector<std::int32_t> brute_force_scores(const TrainingSet& data, std::vector<std::int32_t> features,
+                                             const std::vector<std::size_t>& validation, std::size_t k) {
+  std::sort(features.begin(), features.end());
+  std::vector<std::int32_t> out;
+  for (std::size_t z : validation) {
+    std::vector<std::pair<double, std::size_t>> others;
+    for (std::size_t i = 0; i < data.rows; ++i) {
+      if (i == z) continue;
+      double sum = 0.0;
+      for (std::int32_t f : features) {
+        const double d = data.column(static_cast<std::size_t>(f))[i] - data.column(static_cast<std::size_t>(f))[z];
+        sum += d * d;
+      }
+      others.emplace_back(sum, i);
+    }
+    std::sort(others.begin(), others.end());
+    std::int32_t positives = 0;
+    for (std::size_t i = 0; i < k; ++i) positives += data.labels[others[i].second];
+    out.push_back(positives);
+  }
+  return out;
+}
+
+BOOST_AUTO_TEST_CASE(knn_blocked_kernel_equals_brute_force) {
+  // The reward's blocked kernel (tiles of rows, blocks of validation rows, a tail of each) against the definition,
+  // on small-integer data where distance ties are everywhere, for row counts around the tile sizes.
+  Rng rng(Rng::stream(11, 0, 0, Purpose::Fit));
+  for (std::size_t rows : {6, 8, 9, 17, 31, 64, 77}) {
+    TrainingSet data;
+    data.rows = rows;
+    data.cols = 7;
+    for (std::size_t i = 0; i < rows * data.cols; ++i) data.values.push_back(static_cast<double>(rng.uniform_int(4)));
+    for (std::size_t i = 0; i < rows; ++i) data.labels.push_back(static_cast<std::uint8_t>(rng.uniform_int(2)));
+    for (std::int32_t k : {1, 3, 5}) {
+      const KnnReward reward(data, k);
+      for (std::size_t m : {std::size_t{1}, std::size_t{5}, rows / 2, rows}) {
+        const auto validation = stratified_subsample(data.labels, std::max<std::size_t>(m, 1), rng);
+        for (const std::vector<std::int32_t>& features :
+             {std::vector<std::int32_t>{3}, {6, 0, 2}, {0, 1, 2, 3, 4, 5, 6}}) {
+          BOOST_TEST(reward.scores(features, validation) ==
+                         brute_force_scores(data, features, validation, static_cast<std::size_t>(k)),
+                     "rows " << rows << ", k " << k << ", |V| " << validation.size() << ", |F| " << features.size());
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(standardised_columns) {
   // Column 0: (1, 2, 3) → mean 2, sd 1 → (−1, 0, 1); column 1 constant → 0.
   TrainingSet data;
