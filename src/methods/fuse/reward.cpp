@@ -120,26 +120,48 @@ using LaneMask = std::int64_t __attribute__((vector_size(64)));
 constexpr std::size_t kTile = 8;  ///< rows per Lanes
 constexpr std::size_t kQueries = 8;
 
+/// Whether any lane is set: halves OR-ed together in vector registers (a lane-by-lane loop compiles to eight
+/// extractions).
+inline bool any_lane(LaneMask mask) {
+  using Half = std::int64_t __attribute__((vector_size(32)));
+  using Quarter = std::int64_t __attribute__((vector_size(16)));
+  const Half half = __builtin_shufflevector(mask, mask, 0, 1, 2, 3) | __builtin_shufflevector(mask, mask, 4, 5, 6, 7);
+  const Quarter quarter = __builtin_shufflevector(half, half, 0, 1) | __builtin_shufflevector(half, half, 2, 3);
+  return (quarter[0] | quarter[1]) != 0;
+}
+
 struct QueryBlock {
   std::size_t rows[kQueries];  ///< the validation rows (the last repeated to fill the block)
   std::size_t count;           ///< how many of them are real
 };
 
+/// F's columns of the training rows, tile by tile: panel[(tile·|F| + f)·kTile + t] = column cols[f], row
+/// tile·kTile + t, for the whole tiles. Each block of validation rows then reads one sequential stream.
+std::vector<double> pack_tiles(const TrainingSet& data, std::span<const std::int32_t> cols) {
+  const std::size_t tiles = data.rows / kTile;
+  std::vector<double> panel(tiles * cols.size() * kTile);
+  for (std::size_t f = 0; f < cols.size(); ++f) {
+    const auto column = data.column(static_cast<std::size_t>(cols[f]));
+    for (std::size_t tile = 0; tile < tiles; ++tile)
+      std::memcpy(&panel[(tile * cols.size() + f) * kTile], &column[tile * kTile], kTile * sizeof(double));
+  }
+  return panel;
+}
+
 /// Offers every training row but the query itself to each query's NearestK. `at` holds, per column of F and per
-/// query, the query row's value (at[f·kQueries + q]).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void scan_block(const TrainingSet& data,
-                                                                             std::span<const std::int32_t> cols,
-                                                                             std::span<const double> at,
-                                                                             const QueryBlock& block,
-                                                                             std::span<NearestK> nearest) {
+/// query, the query row's value (at[f·kQueries + q]); `panel` is pack_tiles' layout.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void scan_block(
+    const TrainingSet& data, std::span<const std::int32_t> cols, std::span<const double> at,
+    std::span<const double> panel, const QueryBlock& block, std::span<NearestK> nearest) {
   const std::size_t n = data.rows;
   const std::size_t full = n - n % kTile;
   for (std::size_t i0 = 0; i0 < full; i0 += kTile) {
-    Lanes acc[kQueries] = {};
+    Lanes acc[kQueries];
+    for (Lanes& sum : acc) sum = Lanes{};
+    const double* tile = panel.data() + i0 * cols.size();
     for (std::size_t f = 0; f < cols.size(); ++f) {
-      const double* column = data.values.data() + static_cast<std::size_t>(cols[f]) * n + i0;
       Lanes values;
-      std::memcpy(&values, column, sizeof values);
+      std::memcpy(&values, tile + f * kTile, sizeof values);
       for (std::size_t q = 0; q < kQueries; ++q) {
         const Lanes d = values - at[f * kQueries + q];
         acc[q] += d * d;
@@ -148,10 +170,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void scan_block(con
     for (std::size_t q = 0; q < block.count; ++q) {
       // Most tiles hold no row nearer than the k-th so far: one vector comparison skips them.
       const double bound = nearest[q].bound();
-      const LaneMask closer = acc[q] < bound;
-      std::int64_t any = 0;
-      for (std::size_t t = 0; t < kTile; ++t) any |= closer[t];
-      if (any == 0) continue;
+      if (!any_lane(acc[q] < bound)) continue;
       for (std::size_t t = 0; t < kTile; ++t) {
         const std::size_t row = i0 + t;
         if (row != block.rows[q]) nearest[q].offer(acc[q][t], row);  // leave-one-out
@@ -180,6 +199,7 @@ std::vector<std::int32_t> KnnReward::scores(std::span<const std::int32_t> featur
   const std::size_t n = data_.rows;
   const auto k = static_cast<std::size_t>(k_);
   std::vector<double> at(cols.size() * kQueries);
+  const std::vector<double> panel = pack_tiles(data_, cols);
   std::vector<std::int32_t> out;
   out.reserve(validation.size());
   for (std::size_t first = 0; first < validation.size(); first += kQueries) {
@@ -192,7 +212,7 @@ std::vector<std::int32_t> KnnReward::scores(std::span<const std::int32_t> featur
         at[f * kQueries + q] = data_.column(static_cast<std::size_t>(cols[f]))[block.rows[q]];
     }
     std::vector<NearestK> nearest(block.count, NearestK(k));
-    scan_block(data_, cols, at, block, nearest);
+    scan_block(data_, cols, at, panel, block, nearest);
     for (const NearestK& found : nearest) out.push_back(found.positives(data_.labels));
   }
   return out;
