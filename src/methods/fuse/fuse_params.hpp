@@ -2,7 +2,8 @@
 // The keys of [method] name = "fuse" (paper 001, FUSE: Monte-Carlo tree search over feature subsets with RAVE;
 // issue 14). Defaults: §7.1's where the paper gives one (k = 5, b = 2), otherwise issue 14's picks from §7.1's
 // grids (q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4,−2,0,2}; c, c_l ∈ {0, 10², 10⁴}) — the paper names no grid
-// winner, a sweep on madelon-like folds is to confirm them (docs); 200 000 iterations. reward_subsample (|𝒱|, only
+// winner: scripts/bench/fuse_sweep.sh on a held-out madelon-like draw picked c_e = 1 (docs/fuse.md: the FUSE^R top-20
+// error 9.1% against 22.6% at c_e = 0.01); 200 000 iterations. reward_subsample (|𝒱|, only
 // "aggressive" in §6.1), batch and select/top are ours (issue 14). widening_b ≥ 1: at most T_F children.
 #include <cstdint>
 #include <memory>
@@ -25,8 +26,8 @@ struct FuseParams final : MethodParams {
   double widening_b = 2.0;
   /// q of the random phase (§6.2): stop at depth d with probability 1 − q^d.
   double q = 0.999;
-  /// c_e: exploration strength of UCB1-tuned (eq. 5) and of eq. 9.
-  double c_e = 0.01;
+  /// c_e: exploration strength of UCB1-tuned (eq. 5) and of eq. 9 (1: the sweep's pick, docs/fuse.md).
+  double c_e = 1.0;
   /// c of eq. 9: α = c / (c + t_{F,f}), the weight of the RAVE term against μ̂_{F,f}.
   double c = 100.0;
   /// c_l of eq. 9 (and of the widening score, §5.3): β = c_l / (c_l + t_l), the weight of g-RAVE against ℓ-RAVE.
