@@ -7,8 +7,8 @@
 #
 #   scripts/bench/fuse_sweep.sh discrete|continuous [ITERATIONS=20000] [OUT=results/fuse_sweep]
 # Grids (§7.1): q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4, −2, 0, 2}; c, c_l ∈ {0, 10², 10⁴}.
-#   discrete:   q × c_e (12 points; c = c_l = 100), then c_l ∈ {0, 10⁴} at the defaults (c_l orders widening);
-#   continuous: c × c_e (12 points; q = 0.999, c_l = 100), then c_l ∈ {0, 10⁴} at the defaults.
+#   discrete:   q × c_e (12 points; c = c_l = 100), then c_l ∈ {0, 10⁴} at q = 0.999, c_e = 1 (c_l orders widening);
+#   continuous: c × c_e (12 points; q = 0.999, c_l = 100), then c_l ∈ {0, 10⁴} at c = 100, c_e = 1.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 heuristic="${1:?discrete or continuous}"
@@ -25,7 +25,7 @@ else
     for ce in 0.0001 0.01 1 100; do points+=("method.c=$c method.c_e=$ce"); done
   done
 fi
-points+=("method.c_l=0" "method.c_l=10000")
+points+=("method.c_e=1 method.c_l=0" "method.c_e=1 method.c_l=10000")
 
 for point in "${points[@]}"; do
   sets=()
