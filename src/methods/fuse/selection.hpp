@@ -28,7 +28,8 @@ enum class Heuristic { discrete, continuous, rand };
 /// "discrete" | "continuous" | "rand"; anything else throws ConfigError naming method.heuristic.
 Heuristic parse_heuristic(const std::string& name);
 
-/// The knobs of a descent.
+/// The knobs of a descent. A job's come from FuseParams (search_settings); these initialisers are the unit tests'
+/// hand-checked values (c_e = 0.01 there, while the job's default is 1 since the sweep in docs/fuse.md).
 struct SearchSettings {
   Heuristic heuristic = Heuristic::discrete;
   double widening_b = 2.0;
