@@ -9,7 +9,7 @@ features; FUSE^R beats Gini-RF with few features and Lasso on Madelon; FUSE^R be
 split FUSE^R reaches 6.5 % (best entry 6.22 %); Fig. 3: FUSE is flat after 10⁴ iterations, RAND^R needs about 10×
 the iterations of FUSE^R.
 
-The acceptance items of issue 14 this script measures (as the brief that asked for it states them):
+The acceptance items of issue 14 this script measures (results: docs/fuse.md):
   1. Fig. 2 left (study `cv`): SVM test error vs number of features for D-FUSE, D-FUSE^R, C-FUSE, C-FUSE^R,
      RAND^R, Gini-RF and Lasso, mean ± SE over the 5 folds × R runs of the first 2600 rows of
      `banditfs simulate madelon-like`.
