@@ -29,8 +29,9 @@ with h5py.File(src, "r") as f, h5py.File(dst, "w") as g:
 EOF
 }
 
-job() {  # job DATA BATCH: a fuse job on DATA, B = BATCH, the paper's defaults otherwise
-  printf '[method]\nname = "fuse"\niterations = %d\nbatch = %d\n[data]\nsource = "hdf5"\npath = "%s"\ntask = "binary"\n[run]\nseed = 1\nthreads = 1\n' \
+c_e=1  # banditfs's default; the peer is told the same, so both run the same search
+job() {  # job DATA BATCH: a fuse job on DATA, B = BATCH, the defaults otherwise
+  printf '[method]\nname = "fuse"\niterations = %d\nbatch = %d\nc_e = '"$c_e"'\n[data]\nsource = "hdf5"\npath = "%s"\ntask = "binary"\n[run]\nseed = 1\nthreads = 1\n' \
     "$iterations" "$2" "$1"
 }
 
@@ -48,7 +49,7 @@ for p in 500 10000; do
   job "$work/data$p.h5" 1 >"$work/job$p.toml"
   "$build/banditfs" run "$work/job$p.toml" --quiet --out "$work/out$p" >/dev/null
   read -r cpp_seconds cpp_size < <(seconds_of "$work/out$p")
-  peer_line="$(/usr/bin/python3 "$root/scripts/bench/fuse_peer.py" --data "$work/data$p.h5" --iterations "$iterations" --seed 1 |
+  peer_line="$(/usr/bin/python3 "$root/scripts/bench/fuse_peer.py" --data "$work/data$p.h5" --iterations "$iterations" --seed 1 --c-e "$c_e" |
     grep '^fuse_peer:')"
   peer_seconds="$(sed -E 's/.*seconds=([0-9.]+).*/\1/' <<<"$peer_line")"
   peer_size="$(sed -E 's/.*mean_final_size=([0-9.]+).*/\1/' <<<"$peer_line")"
