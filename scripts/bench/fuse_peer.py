@@ -320,17 +320,12 @@ class Fuse:
         def update_node(node):
             node.visits += 1
             rave = node.rave
-            for f in features[node.depth:]:
+            # ℓ-RAVE of the final set's features below this node, and of f_s (index p) where the set stopped.
+            keys = features[node.depth:] + [p] if node.depth == size else features[node.depth:]
+            for f in keys:
                 entry = rave.get(f)
                 if entry is None:
                     rave[f] = [1, v]
-                else:
-                    entry[0] += 1
-                    entry[1] += v
-            if node.depth == size:
-                entry = rave.get(p)
-                if entry is None:
-                    rave[p] = [1, v]
                 else:
                     entry[0] += 1
                     entry[1] += v
@@ -368,7 +363,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=0, help="untimed iterations run first on the same tree")
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--q", type=float, default=0.999)
-    ap.add_argument("--c-e", type=float, default=0.01)
+    ap.add_argument("--c-e", type=float, default=1.0, help="banditfs's default (docs/fuse.md's sweep)")
     ap.add_argument("--c", type=float, default=100.0)
     ap.add_argument("--c-l", type=float, default=100.0)
     ap.add_argument("--widening-b", type=float, default=2.0)
