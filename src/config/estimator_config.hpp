@@ -56,6 +56,24 @@ struct GbmParams {
   int early_stopping_rounds = 10;
 };
 
+/// Histogram gradient boosting, our own (issue 17; the algorithm of LightGBM and scikit-learn's
+/// HistGradientBoosting*): leaf-wise growth on binned columns. The keys shared with `gbm` mean the same.
+struct HgbParams {
+  double learning_rate = 0.1;
+  int n_estimators = 100;
+  int max_leaves = 31;             ///< leaves per tree (scikit-learn's max_leaf_nodes)
+  int max_depth = 0;               ///< 0 = no depth limit
+  double min_child_weight = 1e-3;  ///< minimum hessian sum per leaf (scikit-learn's min_hessian_to_split)
+  int min_samples_leaf = 20;       ///< minimum rows per leaf
+  double lambda = 0.0;             ///< L2 penalty on leaf weights (scikit-learn's l2_regularization)
+  double colsample = 1.0;          ///< fraction of the columns each tree may split on
+  int max_bin = 255;               ///< bins per column for values; NaN has a bin of its own
+  /// Early stopping as for gbm: hold out this fraction of the training rows and stop after `early_stopping_rounds`
+  /// rounds without improvement; 0 disables it.
+  double validation_fraction = 0.1;
+  int early_stopping_rounds = 10;
+};
+
 /// Feed-forward regression network (paper 000 §4.3: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).
 struct MlpParams {
   std::vector<int> hidden = {64, 32};
@@ -103,6 +121,7 @@ struct BartParams {
   X(Lasso, "lasso", lasso, LassoParams)                               \
   X(RandomForest, "random_forest", random_forest, RandomForestParams) \
   X(Gbm, "gbm", gbm, GbmParams)                                       \
+  X(Hgb, "hgb", hgb, HgbParams)                                       \
   X(Mlp, "mlp", mlp, MlpParams)                                       \
   X(Svm, "svm", svm, SvmParams)                                       \
   X(Bart, "bart", bart, BartParams)

@@ -335,9 +335,9 @@ void validate_reward_null(const RewardConfig& reward) {
 
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {
   if (!tuning.enabled) return;
-  if (estimator.name != EstimatorName::Gbm)
-    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" (got \"" +
-                      std::string(name_of(estimator.name)) + "\"): only the gbm parameters are tunable");
+  if (estimator.name != EstimatorName::Gbm && estimator.name != EstimatorName::Hgb)
+    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" or \"hgb\" (got \"" +
+                      std::string(name_of(estimator.name)) + "\"): only their parameters are tunable");
   if (tuning.folds < 2)
     throw ConfigError("tuning.folds = " + std::to_string(tuning.folds) + " is out of range: must be at least 2");
   if (tuning.period < 0)

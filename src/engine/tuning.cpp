@@ -47,7 +47,8 @@ std::vector<double> grid_list(const TuningConfig& t, std::size_t key) {
   }
 }
 
-double base_value(const GbmParams& p, std::size_t key) {
+template <class Params>
+double base_value(const Params& p, std::size_t key) {
   switch (key) {
     case 0:
       return p.learning_rate;
@@ -67,7 +68,8 @@ double base_value(const GbmParams& p, std::size_t key) {
   }
 }
 
-void set_value(GbmParams& p, std::size_t key, double value) {
+template <class Params>
+void set_value(Params& p, std::size_t key, double value) {
   switch (key) {
     case 0:
       p.learning_rate = value;
@@ -110,7 +112,8 @@ const std::vector<std::string>& tuning_parameters() {
   return names;
 }
 
-std::vector<std::vector<double>> tuning_grid(const GbmParams& base, const TuningConfig& tuning) {
+template <class Params>
+std::vector<std::vector<double>> tuning_grid(const Params& base, const TuningConfig& tuning) {
   const std::size_t keys = tuning_parameters().size();
   std::vector<std::vector<double>> lists(keys);
   for (std::size_t k = 0; k < keys; ++k) {
@@ -132,9 +135,10 @@ std::vector<std::vector<double>> tuning_grid(const GbmParams& base, const Tuning
   return grid;
 }
 
-GbmParams apply_grid_point(const GbmParams& base, std::span<const double> point) {
+template <class Params>
+Params apply_grid_point(const Params& base, std::span<const double> point) {
   BFS_CHECK(point.size() == tuning_parameters().size(), "grid point has ", point.size(), " values");
-  GbmParams params = base;
+  Params params = base;
   for (std::size_t k = 0; k < point.size(); ++k) set_value(params, k, point[k]);
   return params;
 }
@@ -175,10 +179,13 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
                      std::to_string(2 * k) + ")");
   if (data.cols() == 0) throw InputError(data.origin + ": no feature columns to tune on");
 
-  const auto grid = tuning_grid(base.gbm, tuning);
+  const bool hgb = base.name == EstimatorName::Hgb;
+  const auto grid = hgb ? tuning_grid(base.hgb, tuning) : tuning_grid(base.gbm, tuning);
   std::vector<std::unique_ptr<Estimator>> estimators;  // built up-front: a bad grid point fails before any fit
   estimators.reserve(grid.size());
-  for (const auto& point : grid) estimators.push_back(make_gbm(apply_grid_point(base.gbm, point)));
+  for (const auto& point : grid)
+    estimators.push_back(hgb ? make_hgb(apply_grid_point(base.hgb, point))
+                             : make_gbm(apply_grid_point(base.gbm, point)));
 
   const auto folds = kfold_test_rows(n, k, tuning.shuffle, seed);
   const std::size_t points = grid.size();
@@ -269,7 +276,11 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
 
   TuningResult result;
   result.best = base;
-  result.best.gbm = apply_grid_point(base.gbm, grid[static_cast<std::size_t>(report.chosen)]);
+  const auto& chosen = grid[static_cast<std::size_t>(report.chosen)];
+  if (hgb)
+    result.best.hgb = apply_grid_point(base.hgb, chosen);
+  else
+    result.best.gbm = apply_grid_point(base.gbm, chosen);
   result.report = std::move(report);
   return result;
 }
@@ -302,5 +313,10 @@ void check_tuning_period(const TuningConfig& tuning, int num_periods) {
                       std::to_string(num_periods) +
                       (num_periods == 1 ? " period: use 0)" : " periods: 0.." + std::to_string(num_periods - 1) + ")"));
 }
+
+template std::vector<std::vector<double>> tuning_grid(const GbmParams&, const TuningConfig&);
+template std::vector<std::vector<double>> tuning_grid(const HgbParams&, const TuningConfig&);
+template GbmParams apply_grid_point(const GbmParams&, std::span<const double>);
+template HgbParams apply_grid_point(const HgbParams&, std::span<const double>);
 
 }  // namespace bfs

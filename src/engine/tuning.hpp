@@ -32,16 +32,19 @@
 
 namespace bfs {
 
-/// The tunable [estimator] gbm keys, in grid order (the first varies slowest): learning_rate, n_estimators,
+/// The tunable [estimator] keys of gbm and hgb, in grid order (the first varies slowest): learning_rate, n_estimators,
 /// max_leaves, max_depth, min_child_weight, lambda — the paper's six.
 const std::vector<std::string>& tuning_parameters();
 
 /// The grid: one row per point, one value per tuning_parameters() entry, the Cartesian product of the [tuning] lists
 /// with the last key varying fastest. An empty list contributes the single value of `base` (the [estimator] value).
-std::vector<std::vector<double>> tuning_grid(const GbmParams& base, const TuningConfig& tuning);
+/// Params: GbmParams or HgbParams (the six keys mean the same for both).
+template <class Params>
+std::vector<std::vector<double>> tuning_grid(const Params& base, const TuningConfig& tuning);
 
 /// `base` with the values of one grid point (in tuning_parameters() order) applied.
-GbmParams apply_grid_point(const GbmParams& base, std::span<const double> point);
+template <class Params>
+Params apply_grid_point(const Params& base, std::span<const double> point);
 
 /// k-fold partition of rows 0..n−1: the held-out rows of each fold, ascending. Folds are disjoint, cover every row,
 /// and their sizes differ by at most one (the first n mod k folds have one more row). shuffle = true permutes the

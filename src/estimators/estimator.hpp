@@ -126,6 +126,7 @@ void validate_binary_target(const Vector& y, std::string_view what);
 std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task = Task::Regression);
 std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task = Task::Regression);
 std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task = Task::Regression);
+std::unique_ptr<Estimator> make_hgb(const HgbParams& params, Task task = Task::Regression);
 std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task = Task::Regression);
 /// Binary only: ConfigError naming data.task for Task::Regression.
 std::unique_ptr<Estimator> make_svm(const SvmParams& params, Task task = Task::Binary);

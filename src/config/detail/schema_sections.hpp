@@ -163,6 +163,21 @@ void visit(GbmParams& c, V& v) {
 }
 
 template <class V>
+void visit(HgbParams& c, V& v) {
+  v("learning_rate", c.learning_rate, above(0, 1, "shrinkage"));
+  v("n_estimators", c.n_estimators, range(1, 1e6, "boosting rounds"));
+  v("max_leaves", c.max_leaves, range(2, 1e6, "leaves per tree"));
+  v("max_depth", c.max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
+  v("min_child_weight", c.min_child_weight, range(0, kInf, "minimum hessian per leaf"));
+  v("min_samples_leaf", c.min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
+  v("lambda", c.lambda, range(0, kInf, "L2 penalty on leaf weights"));
+  v("colsample", c.colsample, above(0, 1, "column subsample per tree"));
+  v("max_bin", c.max_bin, range(2, 255, "bins per column (NaN has its own)"));
+  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+  v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+}
+
+template <class V>
 void visit(MlpParams& c, V& v) {
   v("hidden", c.hidden, range(1, 1e6, "hidden layer sizes"));
   v("learning_rate", c.learning_rate, above(0, 10, "Adam step size"));

@@ -245,6 +245,21 @@ BOOST_AUTO_TEST_CASE(gbm_with_missing_values_matches_the_general_path_bit_for_bi
   }
 }
 
+BOOST_AUTO_TEST_CASE(hgb_with_missing_values_matches_the_general_path_bit_for_bit) {
+  const Index p = 12;
+  auto d = make_data(400, 120, p, 2);
+  punch_holes(d.X_train, 0.1, 3);  // hgb learns a side for the NaN rows of each split
+  punch_holes(d.X_test, 0.15, 4);
+  HgbParams params;
+  params.n_estimators = 40;
+  params.max_leaves = 12;
+  params.min_samples_leaf = 5;
+  params.colsample = 0.8;
+  const auto model = make_hgb(params)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+  check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+  check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
+}
+
 BOOST_AUTO_TEST_CASE(random_trees_with_ties_and_nan_match_for_both_comparison_rules) {
   const Index p = 10, used = 7;  // columns 7..9 appear in no tree
   auto d = make_data(10, 150, p, 5);

@@ -141,6 +141,24 @@ BOOST_AUTO_TEST_CASE(random_forest_classifier_matches_the_general_path_bit_for_b
   }
 }
 
+BOOST_AUTO_TEST_CASE(logistic_hgb_with_missing_values_matches_the_general_path_bit_for_bit) {
+  const Index p = 8;
+  const auto d = make_data(400, 150, p, 2, 0.1);
+  HgbParams params;
+  params.n_estimators = 50;
+  params.max_leaves = 10;
+  params.min_samples_leaf = 5;
+  params.colsample = 0.8;
+  params.learning_rate = 0.3;
+  const auto model = make_hgb(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+  BOOST_REQUIRE(model->trees() != nullptr);
+  BOOST_TEST((model->trees()->link == Link::Logistic));
+  const auto single = check_binary_metrics(*model, d, singleton_groups(p));
+  BOOST_TEST(single[4] == 0.0);
+  BOOST_TEST(single[0] > 0.02);
+  check_binary_metrics(*model, d, kGroups);
+}
+
 BOOST_AUTO_TEST_CASE(logistic_gbm_with_missing_values_matches_the_general_path_bit_for_bit) {
   const Index p = 8;
   const auto d = make_data(400, 150, p, 2, 0.1);
