@@ -236,5 +236,5 @@ BOOST_AUTO_TEST_CASE(the_estimator_list_matches_the_registry) {
     const Task task = config.name == EstimatorName::Svm ? Task::Binary : Task::Regression;
     BOOST_TEST(make_estimator(config, task)->name() == name);
   }
-  BOOST_TEST(estimator_names().size() == 6u);
+  BOOST_TEST(estimator_names().size() == 7u);
 }
