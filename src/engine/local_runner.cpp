@@ -4,6 +4,7 @@
 
 #include "engine/arm_evaluation.hpp"
 #include "engine/data_sources.hpp"
+#include "engine/period_prefetcher.hpp"
 #include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
 
@@ -13,32 +14,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Evaluates every super-arm of a round in this process, slot by slot; a period's rows are loaded when its first
-/// round is evaluated (so no row of a later period is seen early, and a resumed run skips earlier periods unread).
+/// Evaluates every super-arm of a round in this process, slot by slot. A period's rows are used from its first
+/// round on; the next period of the schedule is loaded in the background meanwhile (engine/period_prefetcher.hpp),
+/// so no round sees a later period's rows, and a resumed run skips the earlier periods unread.
 class LocalEvaluator final : public RoundEvaluator {
  public:
   LocalEvaluator(const JobConfig& job, const Context& context, DataSource& source)
       : job_(job),
         context_(context),
-        source_(source),
+        description_(source.describe()),  // the prefetch thread owns the source from now on
+        periods_(job.bandit.mode == Mode::Online ? source.num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
-        settings_(make_evaluation_settings(job, source.feature_names(), context.threads)) {}
+        settings_(make_evaluation_settings(job, source.feature_names(), context.threads)),
+        prefetcher_(source) {}
 
   std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
                                    Timings& timings) override {
-    if (period != loaded_period_) {
-      const auto start = Clock::now();
-      data_ = source_.load_period(period);
-      loaded_period_ = period;
-      timings.data_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    if (period != prefetcher_.current_period()) {
+      const Dataset& data = prefetcher_.get(period, next_period_after(job_, periods_, round));
+      timings.data_seconds += prefetcher_.last_wait_seconds();
+      timings.load_seconds += prefetcher_.last_load_seconds();
       const bool online = job_.bandit.mode == Mode::Online;
-      check_period(data_, job_,
-                   online ? "period " + std::to_string(period) + " of " + source_.describe() : source_.describe());
+      check_period(data, job_, online ? "period " + std::to_string(period) + " of " + description_ : description_);
     }
+    const Dataset& data = prefetcher_.current();
     std::vector<ArmOutcome> outcomes;
     outcomes.reserve(draws.size());
     for (std::size_t slot = 0; slot < draws.size(); ++slot)
-      outcomes.push_back(evaluate_arm(data_, draws[slot].arm, *estimator_, settings_, context_.seed,
+      outcomes.push_back(evaluate_arm(data, draws[slot].arm, *estimator_, settings_, context_.seed,
                                       static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot)));
     return outcomes;
   }
@@ -46,11 +49,11 @@ class LocalEvaluator final : public RoundEvaluator {
  private:
   const JobConfig& job_;
   const Context& context_;
-  DataSource& source_;
+  std::string description_;
+  int periods_;
   std::unique_ptr<Estimator> estimator_;
   EvaluationSettings settings_;
-  Dataset data_;
-  int loaded_period_ = -1;
+  PeriodPrefetcher prefetcher_;  ///< last member: destroyed (joined) first
 };
 
 RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,

@@ -2,7 +2,8 @@
 // The single-process engine: drives CoordinatorState and evaluate_arm over the schedule of the job.
 //  offline: `bandit.iterations` rounds on one data set (fresh split + bootstrap each evaluation).
 //  online:  `passes` passes over the periods in order, `iterations_per_period` rounds on each; a period's rows are
-//           loaded when it starts, so no row of a later period is seen early. bandit.iterations is not used.
+//           loaded in the background while the previous period's rounds run (engine/period_prefetcher.hpp) and used
+//           from its first round on, so no round sees a row of a later period. bandit.iterations is not used.
 // Either stops early when the stopping rule fires.
 #include <functional>
 #include <string>

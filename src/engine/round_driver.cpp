@@ -183,6 +183,15 @@ std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
   return driver_passes(job) * periods * job.bandit.iterations_per_period;
 }
 
+int next_period_after(const JobConfig& job, int periods, std::int32_t round) {
+  if (job.bandit.mode != Mode::Online || periods < 1 || round < 1 || job.bandit.iterations_per_period < 1) return -1;
+  // The schedule is passes × periods blocks of iterations_per_period rounds, round 1 first (drive_rounds).
+  const std::int32_t block = (round - 1) / job.bandit.iterations_per_period;
+  const std::int32_t next = block + 1;
+  if (next >= scheduled_rounds(job, periods) / job.bandit.iterations_per_period) return -1;
+  return static_cast<int>(next % periods);
+}
+
 RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
                        const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
                        const RunControl& control, const TuningReport& tuning, Clock::time_point started) {

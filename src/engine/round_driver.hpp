@@ -47,6 +47,10 @@ class RoundEvaluator {
 /// `periods` is the source's (with bandit.rebatch = "bootstrap" it counts every pass's batches, and passes is 1).
 std::int32_t scheduled_rounds(const JobConfig& job, int periods);
 
+/// The period whose rounds follow those of `round`'s period in the job's schedule (the next period, the first one
+/// of the next pass, ...), or -1 when `round`'s period is the schedule's last: what to prefetch while it runs.
+int next_period_after(const JobConfig& job, int periods, std::int32_t round);
+
 /// Runs the schedule, asking `evaluator` for each round's outcomes. Returns the result (interrupted when
 /// control.stop_requested fired; a checkpoint then holds the state). `tuning` is stored in the result and in every
 /// checkpoint (tune_job's report; not present when [tuning] is off). The result's wall time is this start's, from

@@ -36,8 +36,11 @@ struct Timings {
   double wall_seconds = 0.0;
   double fit_seconds = 0.0;
   double importance_seconds = 0.0;
-  double split_seconds = 0.0;   ///< splits, bootstrap, gathering the arm's columns
-  double data_seconds = 0.0;    ///< loading periods, and each start's setup before its rounds (opening, tuning)
+  double split_seconds = 0.0;  ///< splits, bootstrap, gathering the arm's columns
+  double data_seconds = 0.0;   ///< waiting for rows, and each start's setup before its rounds (opening, tuning)
+  /// Loading the periods the rounds used, on whichever thread (engine/period_prefetcher.hpp): a period prefetched
+  /// during the previous one's rounds counts here but not in data_seconds, beyond what the rounds waited for it.
+  double load_seconds = 0.0;
   double policy_seconds = 0.0;  ///< drawing super-arms (the coordinator's "choose" phase)
   double update_seconds = 0.0;  ///< applying rewards to the posterior and recording the trajectory
   double checkpoint_seconds = 0.0;
@@ -55,6 +58,7 @@ void for_each_timing(T& t, F&& f) {
   f("importance_seconds", t.importance_seconds);
   f("split_seconds", t.split_seconds);
   f("data_seconds", t.data_seconds);
+  f("load_seconds", t.load_seconds);
   f("policy_seconds", t.policy_seconds);
   f("update_seconds", t.update_seconds);
   f("checkpoint_seconds", t.checkpoint_seconds);

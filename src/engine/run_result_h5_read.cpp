@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_read.hpp"
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_types.hpp"
 #include "engine/run_result_h5.hpp"
@@ -52,6 +54,7 @@ TuningReport read_tuning(const Reader& in) {
 }  // namespace
 
 RunResult read_run_state_h5(const std::string& path) {
+  const std::lock_guard lock(detail::hdf5_mutex());  // see write_run_state_h5
   detail::silence_hdf5_errors();
   Reader in(path);
   RunResult r;

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
+#include "data/detail/h5_read.hpp"
 #include "data/detail/h5_result_write.hpp"
 #include "data/detail/h5_types.hpp"
 #include "engine/run_result_h5.hpp"
@@ -133,6 +135,9 @@ void write_file(const RunResult& r, const std::string& tmp) {
 }  // namespace
 
 void write_run_state_h5(const RunResult& result, const std::string& path) {
+  // A checkpoint is written while the next period may be read on the prefetch thread (engine/period_prefetcher.hpp):
+  // the serial HDF5 library must never be entered by two threads at once.
+  const std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
   detail::atomic_write(path, [&](const std::string& tmp) { write_file(result, tmp); });
 }

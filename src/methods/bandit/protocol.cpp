@@ -7,6 +7,7 @@
 #include "engine/arm_evaluation.hpp"
 #include "engine/data_sources.hpp"
 #include "engine/partitioning.hpp"
+#include "engine/period_prefetcher.hpp"
 #include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
 #include "methods/bandit/messages.hpp"
@@ -102,14 +103,17 @@ class Worker {
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
         source_(make_bandit_source(job, context.seed)),
+        description_(source_->describe()),  // the prefetch thread owns the source from now on
+        periods_(job.bandit.mode == Mode::Online ? source_->num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
-        settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)) {}
+        settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
+        prefetcher_(*source_) {}
 
   void run() {
     for (;;) {
       const RoundCommand command = decode_command(world_.broadcast(std::string(), kCoordinator));
       if (command.kind == RoundCommand::Kind::Finish) return;
-      load_period(command.period);
+      load_period(command.round, command.period);
       WorkerReport report;
       for (int slot : arms_of_group(layout_, group_, job_.bandit.arms_per_round)) {
         const FeatureSet& arm = command.arms.at(static_cast<std::size_t>(slot));
@@ -122,13 +126,14 @@ class Worker {
  private:
   bool leader() const { return group_comm_->rank() == 0; }
 
-  void load_period(int period) {
-    if (period == loaded_period_) return;
-    data_ = source_->load_period(period);
-    loaded_period_ = period;
-    check_period(data_, job_,
-                 job_.bandit.mode == Mode::Online ? "period " + std::to_string(period) + " of " + source_->describe()
-                                                  : source_->describe());
+  /// The round's period, then the schedule's next one loaded in the background while this one's rounds run
+  /// (engine/period_prefetcher.hpp): every worker knows the schedule from the job, as rank 0 does.
+  void load_period(std::int32_t round, int period) {
+    if (period == prefetcher_.current_period()) return;
+    const Dataset& data = prefetcher_.get(period, next_period_after(job_, periods_, round));
+    check_period(
+        data, job_,
+        job_.bandit.mode == Mode::Online ? "period " + std::to_string(period) + " of " + description_ : description_);
   }
 
   void evaluate_slot(std::int32_t round, int slot, const FeatureSet& arm, WorkerReport& report) {
@@ -142,7 +147,7 @@ class Worker {
     // engine.
     if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
-      const ArmOutcome outcome = evaluate_arm(data_, arm, *estimator_, settings_, seed, r, s);
+      const ArmOutcome outcome = evaluate_arm(prefetcher_.current(), arm, *estimator_, settings_, seed, r, s);
       piece.test_score = outcome.test_score;
       piece.fit_seconds = outcome.fit_seconds;
       piece.split_seconds = outcome.split_seconds;
@@ -152,7 +157,8 @@ class Worker {
       report.pieces.push_back(std::move(piece));
       return;
     }
-    const ArmData arm_data = prepare_arm_data(data_, arm, settings_, seed, r, s, /*with_train=*/leader());
+    const ArmData arm_data =
+        prepare_arm_data(prefetcher_.current(), arm, settings_, seed, r, s, /*with_train=*/leader());
     const ImportancePlan plan = make_importance_plan(arm, settings_);
     piece.split_seconds = arm_data.split_seconds;
 
@@ -195,10 +201,11 @@ class Worker {
   int group_;
   std::unique_ptr<Comm> group_comm_;
   std::unique_ptr<DataSource> source_;
+  std::string description_;
+  int periods_;
   std::unique_ptr<Estimator> estimator_;
   EvaluationSettings settings_;
-  Dataset data_;
-  int loaded_period_ = -1;
+  PeriodPrefetcher prefetcher_;  ///< after source_: destroyed (joined) before it
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include <boost/test/unit_test.hpp>
+#include <mutex>
 
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"
@@ -8,7 +9,8 @@
 using namespace bfs;
 
 namespace {
-/// A simulated panel that records which periods were loaded, to check the online schedule never looks ahead.
+/// A simulated panel that records which periods were loaded, to check the online schedule never looks ahead. Loads
+/// come from the prefetch thread too (engine/period_prefetcher.hpp): the record is guarded.
 class SpySource : public DataSource {
  public:
   SpySource(int periods, std::vector<int>& loads) : loads_(loads), periods_(periods) {
@@ -21,12 +23,20 @@ class SpySource : public DataSource {
   const std::vector<FeatureId>& truth() const override { return truth_; }
   bool has_truth() const override { return true; }
   Dataset load_period(int k) override {
-    loads_.push_back(k);
+    {
+      const std::lock_guard lock(mutex_);
+      loads_.push_back(k);
+    }
     return simulate(SimulateSpec{"friedman1", 60, 8, 5}, k);
+  }
+  std::vector<int> loads() const {
+    const std::lock_guard lock(mutex_);
+    return loads_;
   }
   std::string describe() const override { return "spy"; }
 
  private:
+  mutable std::mutex mutex_;
   std::vector<int>& loads_;
   int periods_;
   std::vector<std::string> names_;
@@ -43,17 +53,21 @@ JobConfig small_online_job() {
 }
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(online_runs_load_each_period_when_it_starts_and_never_early) {
+BOOST_AUTO_TEST_CASE(online_runs_load_each_period_at_most_one_period_ahead) {
   std::vector<int> loads;
   SpySource source(3, loads);
   Context context;
   context.seed = 3;
   std::vector<std::pair<int, int>> rounds;  // (round, period)
   const RunResult result = run_local(small_online_job(), "", context, source, [&](const RoundReport& r) {
-    BOOST_TEST(loads.back() == r.period);  // the latest period loaded is the one being played
+    // The period being played was loaded last, or last but one when the next one is being prefetched.
+    const std::vector<int> now = source.loads();
+    BOOST_TEST_REQUIRE(!now.empty());
+    BOOST_TEST((now.back() == r.period || (now.size() >= 2 && now[now.size() - 2] == r.period)));
     rounds.emplace_back(r.round, r.period);
   });
-  BOOST_TEST((loads == std::vector<int>{0, 1, 2, 0, 1, 2}));  // two passes, in order
+  // Two passes, in order, each period once per pass, nothing prefetched past the schedule's end.
+  BOOST_TEST((source.loads() == std::vector<int>{0, 1, 2, 0, 1, 2}));
   BOOST_TEST(result.iterations == 12);
   BOOST_TEST((result.iteration_period == std::vector<std::int32_t>{0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2}));
   BOOST_TEST(result.trajectory.size() == 12u * 8u);
