@@ -281,4 +281,21 @@ BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(forests_on_more_than_65535_rows_are_unchanged_by_the_speed_work) {
+  // Above 65 535 rows the builder keeps 32-bit sorted-column entries instead of 16-bit ones (forest_builder.hpp):
+  // that path too must grow the plain builder's trees. Fingerprints from the builder before the layout change.
+  const auto data = resampled_rows(70000, 6, 23);
+  RandomForestParams params;
+  params.n_estimators = 4;
+  params.max_depth = 12;
+  params.min_samples_leaf = 2;
+  const Vector binary_y = (data.y.array() > 12.0).cast<double>();
+  for (int threads : {1, 2}) {
+    const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{5, threads});
+    const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, binary_y, FitOptions{5, threads});
+    BOOST_TEST(fingerprint(*regression) == 0x1de4d7a893407f85, "threads " << threads);
+    BOOST_TEST(fingerprint(*binary) == 0xebd8c6e9ab68c28c, "threads " << threads);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
