@@ -3,7 +3,9 @@
 // settings (200 trees, 50 leaves, depth 10, 20 rows per leaf, L2 0.01, learning rate 0.05, all columns, no early
 // stopping) on one thread, and prints the fit seconds and the test R² on the remaining rows.
 //   scripts/bench/build_bench.sh scripts/bench/hgb_arm.cpp /tmp/hgb_arm
-//   /tmp/hgb_arm hgb|gbm X.f32 y.f64 ROWS COLS N_TRAIN [THREADS=1]
+//   /tmp/hgb_arm hgb|gbm X.f32 y.f64 ROWS COLS N_TRAIN [THREADS=1] [study]
+// "study" switches to the empirical study's settings (jobs/empirical/gkx_2010_2019*.toml): half the columns per
+// tree and early stopping on a 10% hold-out (10 rounds).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
   const std::string which = argv[1];
   const Index rows = std::atol(argv[4]), cols = std::atol(argv[5]), n_train = std::atol(argv[6]);
   const int threads = argc > 7 ? std::atoi(argv[7]) : 1;
+  const bool study = argc > 8 && std::string(argv[8]) == "study";
+  const double colsample = study ? 0.5 : 1.0, validation = study ? 0.1 : 0.0;
   Matrix X(rows, cols);
   Vector y(rows);
   read_raw(argv[2], X.data(), static_cast<std::size_t>(rows * cols));
@@ -52,7 +56,8 @@ int main(int argc, char** argv) {
     p.max_depth = 10;
     p.min_samples_leaf = 20;
     p.lambda = 0.01;
-    p.validation_fraction = 0.0;
+    p.colsample = colsample;
+    p.validation_fraction = validation;
     estimator = make_hgb(p);
   } else {
     GbmParams p;
@@ -62,7 +67,8 @@ int main(int argc, char** argv) {
     p.max_depth = 10;
     p.min_child_weight = 20.0;
     p.lambda = 0.01;
-    p.validation_fraction = 0.0;
+    p.colsample = colsample;
+    p.validation_fraction = validation;
     estimator = make_gbm(p);
   }
   const auto start = std::chrono::steady_clock::now();

@@ -99,6 +99,7 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
   if (with_train) {
     out.X_train = gather_with_shadows(data.X, split.train, arm, shadows);
     out.y_train = gather(data.y, split.train);
+    out.train_rows = split.train;
   }
   out.X_test = gather_with_shadows(data.X, split.test, arm, shadows);
   out.y_test = gather(data.y, split.test);
@@ -109,6 +110,11 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                            std::uint64_t slot) {
   return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads};
+}
+
+FitOrigin fit_origin(const ArmData& arm_data, const FeatureSet& arm, const PreparedData* prepared) {
+  if (prepared == nullptr || arm_data.X_train.cols() != static_cast<Index>(arm.size())) return {};
+  return FitOrigin{prepared, arm_data.train_rows, arm};
 }
 
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings) {
@@ -211,12 +217,12 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
 }
 
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
-                        const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
-                        std::uint64_t slot) {
+                        const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round, std::uint64_t slot,
+                        const PreparedData* prepared) {
   ArmOutcome out;
   out.arm = arm;
   if (arm.empty()) return out;
-  const FitOptions fit_options = fit_options_for(settings, seed, round, slot);
+  FitOptions fit_options = fit_options_for(settings, seed, round, slot);
 
   if (evaluated_whole(settings)) {
     // Rewards read from the model (importance/model_rewards.hpp): lasso-nonzero fits a bootstrap replicate per play
@@ -234,6 +240,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
     const Vector y = gather(data.y, rows);
     out.split_seconds = seconds_since(start);
     start = Clock::now();
+    if (prepared != nullptr) fit_options.origin = FitOrigin{prepared, rows, arm};
     const auto model = estimator.fit(X, y, fit_options);
     out.fit_seconds = seconds_since(start);
     const Vector* fitted = model->fitted_values();
@@ -247,6 +254,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
   const ArmData arm_data = prepare_arm_data(data, arm, settings, seed, round, slot);
   out.split_seconds = arm_data.split_seconds;
   const auto start = Clock::now();
+  fit_options.origin = fit_origin(arm_data, arm, prepared);
   const auto model = estimator.fit(arm_data.X_train, arm_data.y_train, fit_options);
   out.fit_seconds = seconds_since(start);
 

@@ -63,6 +63,7 @@ ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfi
 struct ArmData {
   Matrix X_train;
   Vector y_train;
+  std::vector<Index> train_rows;  ///< the data's rows of X_train, in order (the split's training rows)
   Matrix X_test;
   Vector y_test;
   double split_seconds = 0.0;
@@ -110,8 +111,13 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
 bool evaluated_whole(const EvaluationSettings& settings);
 
 /// Evaluates `arm` on `data`. An empty arm yields an empty outcome.
+/// `prepared`: the estimator's prepare() of data.X, or nullptr (estimators/estimator.hpp, PreparedData).
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
-                        const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
-                        std::uint64_t slot);
+                        const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round, std::uint64_t slot,
+                        const PreparedData* prepared = nullptr);
+
+/// The fit's origin (FitOptions::origin): the data's rows and arm columns of X_train with `prepared`; empty when
+/// X_train has shadow columns, which are no columns of the data.
+FitOrigin fit_origin(const ArmData& arm_data, const FeatureSet& arm, const PreparedData* prepared);
 
 }  // namespace bfs

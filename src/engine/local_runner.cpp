@@ -26,7 +26,7 @@ class LocalEvaluator final : public RoundEvaluator {
         periods_(job.bandit.mode == Mode::Online ? source.num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source.feature_names(), context.threads)),
-        prefetcher_(source) {}
+        prefetcher_(source, estimator_.get()) {}
 
   std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
                                    Timings& timings) override {
@@ -42,7 +42,8 @@ class LocalEvaluator final : public RoundEvaluator {
     outcomes.reserve(draws.size());
     for (std::size_t slot = 0; slot < draws.size(); ++slot)
       outcomes.push_back(evaluate_arm(data, draws[slot].arm, *estimator_, settings_, context_.seed,
-                                      static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot)));
+                                      static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot),
+                                      prefetcher_.current_prepared()));
     return outcomes;
   }
 

@@ -22,6 +22,7 @@ PeriodPrefetcher::Loaded PeriodPrefetcher::load(int period) {
   const auto start = Clock::now();
   Loaded loaded;
   loaded.data = source_.load_period(period);
+  if (preparer_ != nullptr) loaded.prepared = preparer_->prepare(loaded.data.X, 1);
   loaded.seconds = seconds_since(start);
   return loaded;
 }
@@ -44,10 +45,12 @@ const Dataset& PeriodPrefetcher::get(int period, int next) {
     // this thread may use the source. The old rows go first: a synchronous load never holds two periods.
     discard_pending();
     current_ = Dataset{};
+    current_prepared_.reset();
     current_period_ = -1;
     loaded = load(period);
   }
   current_ = std::move(loaded.data);  // frees the previous period before the next one is started
+  current_prepared_ = std::move(loaded.prepared);
   current_period_ = period;
   last_load_seconds_ = loaded.seconds;
   last_wait_seconds_ = seconds_since(start);

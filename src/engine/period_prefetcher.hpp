@@ -17,14 +17,19 @@
 //  - the destructor waits for a running load (at most one period's load; a load cannot be cut short), so an early
 //    exit or an exception on the main thread never leaves a thread running or calls std::terminate.
 #include <future>
+#include <memory>
 
 #include "data/source.hpp"
+#include "estimators/estimator.hpp"
 
 namespace bfs {
 
 class PeriodPrefetcher {
  public:
-  explicit PeriodPrefetcher(DataSource& source) : source_(source) {}
+  /// With `preparer`, each loaded period is also passed through preparer->prepare(X) on the loading thread (hgb bins
+  /// every column of the period there, off the rounds' critical path); current_prepared() returns it.
+  explicit PeriodPrefetcher(DataSource& source, const Estimator* preparer = nullptr)
+      : source_(source), preparer_(preparer) {}
   ~PeriodPrefetcher();
   PeriodPrefetcher(const PeriodPrefetcher&) = delete;
   PeriodPrefetcher& operator=(const PeriodPrefetcher&) = delete;
@@ -41,6 +46,8 @@ class PeriodPrefetcher {
   int current_period() const { return current_period_; }
   /// get()'s rows of current_period().
   const Dataset& current() const { return current_; }
+  /// The preparer's work on current() (nullptr without a preparer, or when it prepares nothing).
+  const PreparedData* current_prepared() const { return current_prepared_.get(); }
   /// Seconds the last get() blocked its caller: the data phase as the rounds see it (0 when the prefetch was done).
   double last_wait_seconds() const { return last_wait_seconds_; }
   /// Seconds source.load_period took for the period the last get() returned, on whichever thread ran it.
@@ -49,6 +56,7 @@ class PeriodPrefetcher {
  private:
   struct Loaded {
     Dataset data;
+    std::shared_ptr<const PreparedData> prepared;
     double seconds = 0.0;
   };
   Loaded load(int period);
@@ -56,7 +64,9 @@ class PeriodPrefetcher {
   void discard_pending() noexcept;
 
   DataSource& source_;
+  const Estimator* preparer_;
   Dataset current_;
+  std::shared_ptr<const PreparedData> current_prepared_;
   int current_period_ = -1;
   std::future<Loaded> pending_;
   int pending_period_ = -1;

@@ -3,6 +3,7 @@
 // Optional structure hooks expose what the exact importance fast paths and the lasso-nonzero reward need.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,9 +14,25 @@
 
 namespace bfs {
 
+/// What an estimator computes once for a whole data batch (a period) and reuses in every fit on its rows and columns
+/// (hgb: each column's bins, so an arm's fit only selects them). Opaque to the caller.
+class PreparedData {
+ public:
+  virtual ~PreparedData() = default;
+};
+
+/// Where a fit's X comes from, when the caller knows: X = M(rows, columns) for the matrix M that `prepared` was made
+/// from (Estimator::prepare). rows may repeat (a bootstrap resample).
+struct FitOrigin {
+  const PreparedData* prepared = nullptr;
+  std::span<const Index> rows;
+  std::span<const FeatureId> columns;
+};
+
 struct FitOptions {
   std::uint64_t seed = 0;  ///< the estimator's own randomness (bootstrap of trees, minibatches, ...)
   int threads = 1;         ///< results must not depend on it
+  FitOrigin origin;        ///< optional: lets an estimator reuse its prepare() of the whole batch
 };
 
 /// The inverse link a model applies to its margin: identity (regression) or the logistic σ(m) = 1/(1+e^−m)
@@ -109,6 +126,10 @@ class Estimator {
   virtual std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const = 0;
   /// Restores a model from serialize()'s bytes; the restored model predicts bit-identically.
   virtual std::unique_ptr<Model> deserialize(std::string_view bytes) const = 0;
+  /// Work done once for a whole batch X (e.g. a period) that fits on its rows and columns reuse through
+  /// FitOptions::origin; nullptr when the estimator has none. A fit given it returns the same model whichever
+  /// thread or rank prepared it; it may differ from a fit without it (hgb: bins from the batch's rows).
+  virtual std::shared_ptr<const PreparedData> prepare(const Matrix& /*X*/, int /*threads*/) const { return nullptr; }
 };
 
 /// The checks every fit starts with: at least one row and one column, X.rows() == y.size(), y finite, X without

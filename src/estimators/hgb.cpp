@@ -49,6 +49,12 @@ double sigmoid(double margin) {
   return 1.0 / (1.0 + std::exp(-margin));
 }
 
+/// prepare()'s result: every column of a batch binned from all its rows.
+struct PreparedBins final : PreparedData {
+  hgb::BinnedColumns binned;
+  int max_bin = 0;
+};
+
 class HgbModel final : public Model {
  public:
   HgbModel(TreeEnsemble ensemble, Index num_features, Task task)
@@ -140,7 +146,7 @@ class Hgb final : public Estimator {
     const int threads = std::max(1, options.threads);
     Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);
     const RowSplit rows = split_rows(params_, X.rows(), rng);
-    const hgb::BinnedColumns binned = hgb::bin_columns(X, rows.train, rows.train, params_.max_bin, threads);
+    const hgb::BinnedColumns binned = bin_training_rows(X, rows.train, options);
 
     std::vector<double> y_train, y_valid;
     for (Index r : rows.train) y_train.push_back(y[r]);
@@ -179,6 +185,15 @@ class Hgb final : public Estimator {
     return std::make_unique<HgbModel>(std::move(ensemble), X.cols(), task_);
   }
 
+  std::shared_ptr<const PreparedData> prepare(const Matrix& X, int threads) const override {
+    auto prepared = std::make_shared<PreparedBins>();
+    std::vector<Index> all(static_cast<std::size_t>(X.rows()));
+    std::iota(all.begin(), all.end(), Index{0});
+    prepared->binned = hgb::bin_rows(X, all, params_.max_bin, std::max(1, threads));
+    prepared->max_bin = params_.max_bin;
+    return prepared;
+  }
+
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
     const std::string what = "hgb model bytes";
     const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
@@ -200,6 +215,22 @@ class Hgb final : public Estimator {
   }
 
  private:
+  /// The training rows' codes: selected from the batch's bins when the caller passes this estimator's prepare() of
+  /// X's batch (the study's periods: binned once, in the background), else binned here from the training rows.
+  hgb::BinnedColumns bin_training_rows(const Matrix& X, const std::vector<Index>& train,
+                                       const FitOptions& options) const {
+    const auto* prepared = dynamic_cast<const PreparedBins*>(options.origin.prepared);
+    if (prepared == nullptr || prepared->max_bin != params_.max_bin)
+      return hgb::bin_rows(X, train, params_.max_bin, std::max(1, options.threads));
+    const FitOrigin& origin = options.origin;
+    BFS_CHECK(
+        static_cast<Index>(origin.rows.size()) == X.rows() && static_cast<Index>(origin.columns.size()) == X.cols(),
+        "hgb: the fit's origin does not describe X");
+    std::vector<Index> batch_rows(train.size());
+    for (std::size_t k = 0; k < train.size(); ++k) batch_rows[k] = origin.rows[static_cast<std::size_t>(train[k])];
+    return hgb::select_binned(prepared->binned, batch_rows, origin.columns);
+  }
+
   /// F_0: the mean target, or for binary targets the log-odds of the mean (kept finite for a one-class sample).
   double starting_margin(const std::vector<double>& y) const {
     const double mean = std::accumulate(y.begin(), y.end(), 0.0) / static_cast<double>(y.size());

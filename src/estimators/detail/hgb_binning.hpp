@@ -37,9 +37,13 @@ std::vector<float> bin_edges(std::span<float> sorted_values, int max_bin);
 /// The code of x under edges (NaN → edges.size() + 1).
 std::uint8_t code_of(float x, const std::vector<float>& edges);
 
-/// Edges from the rows `edge_rows` of X (all of X's columns), codes for the rows `rows` (in that order).
-/// Columns are independent: `threads` only splits the work.
-BinnedColumns bin_columns(const Matrix& X, std::span<const Index> edge_rows, std::span<const Index> rows, int max_bin,
-                          int threads);
+/// Edges and codes of the rows `rows` of X (all of X's columns, codes in the order of `rows`). Columns are
+/// independent: `threads` only splits the work.
+BinnedColumns bin_rows(const Matrix& X, std::span<const Index> rows, int max_bin, int threads);
+
+/// The codes of `rows` (repeats allowed) and `columns` of binned data, with those columns' edges: an arm's share of a
+/// period binned once (hgb's PreparedData).
+BinnedColumns select_binned(const BinnedColumns& binned, std::span<const Index> rows,
+                            std::span<const FeatureId> columns);
 
 }  // namespace bfs::hgb

@@ -107,7 +107,7 @@ class Worker {
         periods_(job.bandit.mode == Mode::Online ? source_->num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
-        prefetcher_(*source_) {}
+        prefetcher_(*source_, leader() ? estimator_.get() : nullptr) {}  // only the leader fits
 
   void run() {
     for (;;) {
@@ -147,7 +147,8 @@ class Worker {
     // engine.
     if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
-      const ArmOutcome outcome = evaluate_arm(prefetcher_.current(), arm, *estimator_, settings_, seed, r, s);
+      const ArmOutcome outcome =
+          evaluate_arm(prefetcher_.current(), arm, *estimator_, settings_, seed, r, s, prefetcher_.current_prepared());
       piece.test_score = outcome.test_score;
       piece.fit_seconds = outcome.fit_seconds;
       piece.split_seconds = outcome.split_seconds;
@@ -167,7 +168,9 @@ class Worker {
     std::string bytes;
     if (leader()) {
       const auto start = Clock::now();
-      model = estimator_->fit(arm_data.X_train, arm_data.y_train, fit_options_for(settings_, seed, r, s));
+      FitOptions options = fit_options_for(settings_, seed, r, s);
+      options.origin = fit_origin(arm_data, arm, prefetcher_.current_prepared());
+      model = estimator_->fit(arm_data.X_train, arm_data.y_train, options);
       piece.fit_seconds = seconds_since(start);
       message.model = model->serialize();
       message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_->size());

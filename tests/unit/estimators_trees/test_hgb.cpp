@@ -1,6 +1,7 @@
 // The histogram gradient boosting (estimators/hgb.cpp, issue 17): binning, split gain and leaf values by hand,
 // agreement with scikit-learn's HistGradientBoosting (tests/data/hgb_reference.py), thread-count independence,
 // serialization and bad input.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -39,7 +40,7 @@ std::vector<Index> all_rows(Index n) {
 
 hgb::BinnedColumns bin_all(const Matrix& X, int max_bin = 255) {
   const auto rows = all_rows(X.rows());
-  return hgb::bin_columns(X, rows, rows, max_bin, 1);
+  return hgb::bin_rows(X, rows, max_bin, 1);
 }
 
 double r2(const Vector& y, const Vector& pred) {
@@ -89,6 +90,71 @@ BOOST_AUTO_TEST_CASE(a_code_at_most_b_is_a_value_at_most_the_edge) {
   const auto& edges = many.edges[0];
   for (std::size_t i = 0; i < values.size(); ++i)
     for (std::size_t e = 0; e < edges.size(); ++e) BOOST_TEST((values[i] <= edges[e]) == (many.column(0)[i] <= e));
+}
+
+BOOST_AUTO_TEST_CASE(an_arm_selects_the_codes_of_a_batch_binned_once) {
+  // A "period" binned once; an arm's rows (with repeats, as a bootstrap) and columns select its codes, which are the
+  // codes of those values under the period's edges.
+  Rng rng(5);
+  Matrix period(300, 12);
+  for (Index i = 0; i < period.rows(); ++i)
+    for (Index j = 0; j < period.cols(); ++j)
+      period(i, j) = j % 3 == 0 ? static_cast<float>(rng.uniform_int(7)) : static_cast<float>(rng.normal());
+  period(4, 5) = kNaN;
+  const auto binned = bin_all(period);
+  const std::vector<Index> rows{4, 4, 0, 299, 17, 150};
+  const std::vector<FeatureId> columns{11, 5, 0, 3};
+  const auto arm = hgb::select_binned(binned, rows, columns);
+  BOOST_REQUIRE(arm.cols() == 4);
+  BOOST_REQUIRE(arm.rows == 6);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    BOOST_TEST(arm.edges[c] == binned.edges[static_cast<std::size_t>(columns[c])], boost::test_tools::per_element());
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      BOOST_TEST(arm.column(static_cast<Index>(c))[r] == hgb::code_of(period(rows[r], columns[c]), arm.edges[c]));
+  }
+  BOOST_TEST(arm.column(1)[0] == arm.nan_code(1));  // row 4 of column 5 is NaN
+}
+
+BOOST_AUTO_TEST_CASE(a_fit_on_prepared_bins_equals_the_fit_that_bins_the_same_rows) {
+  // Without a hold-out the fit bins exactly the rows it is given; prepared from the same matrix, the arm's origin
+  // (all rows, all columns) must give the same model bit for bit. With an arm of the batch the fit still runs.
+  SimulateSpec spec;
+  spec.n = 400;
+  spec.p = 15;
+  spec.seed = 6;
+  const Dataset data = simulate(spec);
+  HgbParams params;
+  params.n_estimators = 20;
+  params.validation_fraction = 0.0;
+  const auto estimator = make_hgb(params);
+  const auto prepared = estimator->prepare(data.X, 2);
+  BOOST_REQUIRE(prepared != nullptr);
+  std::vector<Index> rows(static_cast<std::size_t>(data.X.rows()));
+  std::iota(rows.begin(), rows.end(), Index{0});
+  std::vector<FeatureId> columns(static_cast<std::size_t>(data.X.cols()));
+  std::iota(columns.begin(), columns.end(), FeatureId{0});
+  FitOptions with_origin{3, 1};
+  with_origin.origin = FitOrigin{prepared.get(), rows, columns};
+  const auto plain = estimator->fit(data.X, data.y, FitOptions{3, 1});
+  const auto reused = estimator->fit(data.X, data.y, with_origin);
+  BOOST_TEST(plain->serialize() == reused->serialize());
+  // An arm: columns 2, 7, 9 of the first 300 rows, from the batch's bins; thresholds are the batch's edges.
+  const std::vector<FeatureId> arm{2, 7, 9};
+  const std::vector<Index> arm_rows(rows.begin(), rows.begin() + 300);
+  Matrix X(300, 3);
+  for (Index i = 0; i < 300; ++i)
+    for (Index c = 0; c < 3; ++c) X(i, c) = data.X(i, arm[static_cast<std::size_t>(c)]);
+  FitOptions arm_options{3, 1};
+  arm_options.origin = FitOrigin{prepared.get(), arm_rows, arm};
+  const auto model = estimator->fit(X, data.y.head(300), arm_options);
+  const auto batch_bins = bin_all(data.X);
+  for (const FlatTree& tree : model->trees()->trees) {
+    for (std::size_t node = 0; node < tree.feature.size(); ++node) {
+      if (tree.feature[node] < 0 || std::isinf(tree.threshold[node])) continue;
+      const auto& edges = batch_bins.edges[static_cast<std::size_t>(arm[static_cast<std::size_t>(tree.feature[node])])];
+      BOOST_TEST((std::find(edges.begin(), edges.end(), tree.threshold[node]) != edges.end()));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(split_gain_and_leaf_values_by_hand) {
