@@ -122,6 +122,25 @@ BOOST_AUTO_TEST_CASE(gbm_online_over_periods_relative_reward) {
   check_job(job);
 }
 
+// hgb fits select their rows and columns from the period's bins, prepared on the prefetch thread of the process
+// that fits (issue 17): online over periods with noise columns, and offline on bootstrap resamples (repeated rows).
+BOOST_AUTO_TEST_CASE(hgb_on_prepared_period_bins_online_and_bootstrap) {
+  JobConfig online = offline_job("hgb");
+  online.data.periods = 3;
+  online.data.noise_features = 5;
+  online.bandit.mode = Mode::Online;
+  online.bandit.iterations_per_period = 2;
+  online.estimator.hgb.n_estimators = 15;
+  online.estimator.hgb.min_samples_leaf = 5;
+  online.estimator.hgb.colsample = 0.7;
+  check_job(online);
+  JobConfig bootstrap = offline_job("hgb");
+  bootstrap.bandit.bootstrap = true;
+  bootstrap.estimator.hgb.n_estimators = 15;
+  bootstrap.estimator.hgb.min_samples_leaf = 5;
+  check_job(bootstrap);
+}
+
 BOOST_AUTO_TEST_CASE(lasso_with_grouped_features_and_bernoulli_reward) {
   JobConfig job = offline_job("lasso");
   job.reward.rule = RewardRule::Bernoulli;
