@@ -13,10 +13,28 @@ std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+namespace {
+constexpr std::uint64_t kSeedSalt = 0x62616e6469746673ULL;  // "banditfs"
+constexpr std::uint64_t kPartSalt = 0x632be59bd9b4e019ULL;
+}  // namespace
+
 std::uint64_t derive_key(std::uint64_t seed, std::span<const std::uint64_t> parts) {
-  std::uint64_t key = mix64(seed ^ 0x62616e6469746673ULL);  // "banditfs"
-  for (std::uint64_t part : parts) key = mix64(key ^ mix64(part + 0x632be59bd9b4e019ULL));
+  std::uint64_t key = mix64(seed ^ kSeedSalt);
+  for (std::uint64_t part : parts) key = mix64(key ^ mix64(part + kPartSalt));
   return key;
+}
+
+std::uint64_t Rng::stream_prefix(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose) {
+  const std::uint64_t parts[] = {round, slot, static_cast<std::uint64_t>(purpose)};
+  return derive_key(seed, parts);
+}
+
+std::uint64_t Rng::mixed_feature(std::uint64_t feature) {
+  return mix64(feature + kPartSalt);
+}
+
+Rng Rng::from_prefix(std::uint64_t prefix, std::uint64_t mixed_feature) {
+  return Rng(mix64(prefix ^ mixed_feature));  // derive_key's last step
 }
 
 Rng::Rng(std::uint64_t key) {

@@ -30,14 +30,18 @@ void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed
   X.leftCols(p) = data.X;
   // Every entry has its own stream, so rows can be filled in parallel with identical results (at the study's scale,
   // 5 000 × 5 000 draws a period, this is most of loading a period).
+  // Entry (i, j) is Rng::stream(seed, period, row, Noise, j).normal(), its key derived in two halves: the row's part
+  // once per row and the column's part once per column (Rng::stream_prefix), the same numbers at a third of the cost.
+  std::vector<std::uint64_t> mixed_column(static_cast<std::size_t>(count));
+  for (std::int64_t j = 0; j < count; ++j)
+    mixed_column[static_cast<std::size_t>(j)] = Rng::mixed_feature(static_cast<std::uint64_t>(j));
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) {
-    const auto row = static_cast<std::uint64_t>(first_row + i);
-    for (std::int64_t j = 0; j < count; ++j) {
-      X(i, p + j) = static_cast<float>(
-          Rng::stream(seed, static_cast<std::uint64_t>(period), row, Purpose::Noise, static_cast<std::uint64_t>(j))
-              .normal());
-    }
+    const std::uint64_t prefix = Rng::stream_prefix(seed, static_cast<std::uint64_t>(period),
+                                                    static_cast<std::uint64_t>(first_row + i), Purpose::Noise);
+    float* out = X.data() + i * X.cols() + p;
+    for (std::int64_t j = 0; j < count; ++j)
+      out[j] = static_cast<float>(Rng::from_prefix(prefix, mixed_column[static_cast<std::size_t>(j)]).normal());
   }
   data.X = std::move(X);
   for (std::int64_t j = 1; j <= count; ++j) data.feature_names.push_back(noise_feature_name(j));

@@ -214,7 +214,7 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
     // wait at barriers); with fewer points than threads each fit gets the spare threads. Every fit writes its own
     // slot, and gbm fits do not depend on their thread count, so the table does not depend on `threads`.
     const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), points));
-    const FitOptions options{fit_seed, std::max(1, std::max(1, threads) / workers)};
+    const FitOptions options{fit_seed, std::max(1, std::max(1, threads) / workers), {}};
     std::atomic<std::size_t> next{0};
     std::mutex progress_mutex;
     std::vector<std::exception_ptr> errors(points);

@@ -20,7 +20,7 @@ std::vector<RankingScore> evaluate_ranking(const Dataset& train, const Dataset& 
     RankingScore score;
     score.size = k;
     score.features.assign(ranking.begin(), ranking.begin() + k);
-    const FitOptions options{Rng::stream(seed, static_cast<std::uint64_t>(k), 0, Purpose::Fit).next_u64(), threads};
+    const FitOptions options{Rng::stream(seed, static_cast<std::uint64_t>(k), 0, Purpose::Fit).next_u64(), threads, {}};
     const auto model = learner.fit(gather(train.X, train_rows, score.features), train.y, options);
     const Vector p = model->predict(gather(test.X, test_rows, score.features));
     score.test_error = 1.0 - metric_score(Metric::Accuracy, test.y, p);

@@ -15,6 +15,19 @@ BOOST_AUTO_TEST_CASE(streams_are_reproducible_and_distinct) {
   BOOST_TEST(Rng::stream(7, 3, 0, Purpose::Split).next_u64() != d.next_u64());
 }
 
+BOOST_AUTO_TEST_CASE(a_stream_from_its_prefix_is_the_stream) {
+  // The split derivation (data's noise columns use it) gives exactly Rng::stream's draws.
+  for (std::uint64_t seed : {0ULL, 1ULL, 0xFFFFFFFFFFFFFFFFULL}) {
+    for (std::uint64_t feature : {0ULL, 7ULL, 4999ULL, 1ULL << 40}) {
+      const std::uint64_t prefix = Rng::stream_prefix(seed, 3, 12345, Purpose::Noise);
+      Rng split = Rng::from_prefix(prefix, Rng::mixed_feature(feature));
+      Rng whole = Rng::stream(seed, 3, 12345, Purpose::Noise, feature);
+      for (int k = 0; k < 4; ++k) BOOST_TEST(split.next_u64() == whole.next_u64());
+      BOOST_TEST(split.normal() == whole.normal());
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(uniform_int_is_in_range_and_roughly_uniform) {
   Rng rng(1);
   std::vector<int> counts(7, 0);
