@@ -229,7 +229,26 @@ BOOST_AUTO_TEST_CASE(the_report_does_not_depend_on_the_thread_count_and_ties_kee
   BOOST_TEST(std::is_sorted(calls.begin(), calls.end()));
 }
 
-BOOST_AUTO_TEST_CASE(only_gbm_is_tunable_and_folds_need_at_least_two) {
+BOOST_AUTO_TEST_CASE(hgb_is_tuned_on_the_same_grid_and_picks_the_deeper_model) {
+  // issue 17: [tuning] works for hgb, whose six tunable keys mean what gbm's do.
+  const Dataset data = interaction_data(300, 5, 3);
+  EstimatorConfig base;
+  base.name = EstimatorName::Hgb;
+  base.hgb.n_estimators = 30;
+  base.hgb.min_samples_leaf = 5;
+  const TuningResult one = tune_estimator(base, depth_and_rate_grid(), data, 5, 1);
+  const TuningResult two = tune_estimator(base, depth_and_rate_grid(), data, 5, 2);
+  BOOST_TEST(one.report.estimator == "hgb");
+  BOOST_TEST(one.report.chosen == 3);  // (0.3, depth 4), as for gbm
+  BOOST_TEST(one.best.hgb.max_depth == 4);
+  BOOST_TEST(one.best.hgb.learning_rate == 0.3);
+  BOOST_TEST(one.best.hgb.n_estimators == 30);               // kept from [estimator]
+  BOOST_TEST(one.best.gbm.max_depth == base.gbm.max_depth);  // the other estimator's section untouched
+  BOOST_TEST(one.report.fold_r2 == two.report.fold_r2, boost::test_tools::per_element());
+  BOOST_TEST(one.report.mean_r2[3] > one.report.mean_r2[2] + 0.3);
+}
+
+BOOST_AUTO_TEST_CASE(only_gbm_and_hgb_are_tunable_and_folds_need_at_least_two) {
   const Dataset data = interaction_data(60, 3, 1);
   EstimatorConfig forest;
   forest.name = EstimatorName::RandomForest;
