@@ -14,6 +14,8 @@
 
 namespace bfs {
 
+class Rng;
+
 /// What an estimator computes once for a whole data batch (a period) and reuses in every fit on its rows and columns
 /// (hgb: each column's bins, so an arm's fit only selects them). Opaque to the caller.
 class PreparedData {
@@ -136,6 +138,10 @@ class Estimator {
 /// infinities and (unless allow_nan_x, for estimators with missing-value branches) without NaN. Throws InputError
 /// naming `what` (the estimator) and the offending row and column.
 void validate_fit_input(const Matrix& X, const Vector& y, std::string_view what, bool allow_nan_x);
+
+/// The rows boosting holds out for early stopping (gbm, hgb): is_valid[i] = 1 for the first ⌈fraction·n⌉ rows of
+/// rng.permutation(n); none (and no draw) when fraction is 0, and none when that would leave no row to train on.
+std::vector<std::uint8_t> early_stopping_rows(double fraction, Index n, Rng& rng);
 
 /// The label check of every estimator in binary mode: data/labels.hpp maps the user's labels to 0/1 where the data
 /// is opened, so anything else reaching fit() is a caller error. Throws InputError naming `what` (the estimator) and

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/rng.hpp"
 #include "estimators/estimator.hpp"
 
 namespace bfs {
@@ -29,6 +30,16 @@ void validate_binary_target(const Vector& y, std::string_view what) {
     if (y[i] != 0.0 && y[i] != 1.0)
       throw InputError(detail::concat(what, ": binary task needs 0/1 targets, but y[", i, "] = ", y[i]));
   }
+}
+
+std::vector<std::uint8_t> early_stopping_rows(double fraction, Index n, Rng& rng) {
+  std::vector<std::uint8_t> is_valid(static_cast<std::size_t>(n), 0);
+  if (fraction <= 0.0) return is_valid;
+  const auto n_valid = static_cast<Index>(std::ceil(fraction * static_cast<double>(n)));
+  if (n_valid >= n) return is_valid;  // too few rows to hold any out: train on all, no early stopping
+  const auto perm = rng.permutation(n);
+  for (Index k = 0; k < n_valid; ++k) is_valid[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])] = 1;
+  return is_valid;
 }
 
 }  // namespace bfs

@@ -235,19 +235,6 @@ class GbmModel final : public Model {
   mutable TreeEnsemble trees_;
 };
 
-/// The rows held out for early stopping (is_valid[i] = 1), drawn from rng; none when early stopping is off or the
-/// data are too few.
-std::vector<std::uint8_t> validation_rows(const GbmParams& params, Index n, Rng& rng) {
-  std::vector<std::uint8_t> is_valid(n, 0);
-  if (params.validation_fraction > 0.0 && params.early_stopping_rounds > 0) {
-    const auto n_valid = static_cast<Index>(std::ceil(params.validation_fraction * static_cast<double>(n)));
-    if (n_valid >= n) return is_valid;  // too few rows to hold any out: train on all, no early stopping
-    const auto perm = rng.permutation(n);
-    for (Index k = 0; k < n_valid; ++k) is_valid[perm[k]] = 1;
-  }
-  return is_valid;
-}
-
 /// base_score: the mean training target; for binary:logistic a probability, kept inside (0, 1) as XGBoost requires.
 double starting_score(const std::vector<float>& y_train, const Vector& y, const std::vector<std::uint8_t>& is_valid,
                       Task task) {
@@ -291,7 +278,8 @@ class Gbm final : public Estimator {
     const Index n = X.rows(), p = X.cols();
     const int threads = std::max(1, options.threads);
     Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);
-    const std::vector<std::uint8_t> is_valid = validation_rows(params_, n, rng);
+    const std::vector<std::uint8_t> is_valid =
+        early_stopping_rows(params_.early_stopping_rounds > 0 ? params_.validation_fraction : 0.0, n, rng);
     const auto xgb_seed = static_cast<std::int64_t>(rng.next_u64() >> 33);  // XGBoost seeds a 32-bit mt19937
 
     // Train/validation rows in their original order.

@@ -38,12 +38,7 @@ namespace bfs {
 namespace {
 
 constexpr std::string_view kName = "hgb";
-constexpr std::string_view kMagic = "BFSHGB1";
-constexpr std::string_view kMagicBinary = "BFSHGBC1";
-
-constexpr std::string_view magic_of(Task task) {
-  return task == Task::Binary ? kMagicBinary : kMagic;
-}
+constexpr TreeModelMagics kMagics{"BFSHGB1", "BFSHGBC1"};
 
 double sigmoid(double margin) {
   return 1.0 / (1.0 + std::exp(-margin));
@@ -65,13 +60,7 @@ class HgbModel final : public Model {
     return predict_ensemble(ensemble_, X, 1);
   }
 
-  std::string serialize() const override {
-    std::string out(magic_of(task_));
-    const auto p = static_cast<std::int64_t>(num_features_);
-    out.append(reinterpret_cast<const char*>(&p), sizeof(p));
-    append_ensemble(ensemble_, out);
-    return out;
-  }
+  std::string serialize() const override { return encode_tree_model(kMagics.of(task_), num_features_, ensemble_); }
 
   Index num_features() const override { return num_features_; }
   bool supports_concurrent_predict() const override { return true; }
@@ -89,14 +78,7 @@ struct RowSplit {
 };
 
 RowSplit split_rows(const HgbParams& params, Index n, Rng& rng) {
-  std::vector<std::uint8_t> is_valid(static_cast<std::size_t>(n), 0);
-  if (params.validation_fraction > 0.0) {
-    const auto n_valid = static_cast<Index>(std::ceil(params.validation_fraction * static_cast<double>(n)));
-    if (n_valid < n) {
-      const auto perm = rng.permutation(n);
-      for (Index k = 0; k < n_valid; ++k) is_valid[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])] = 1;
-    }
-  }
+  const std::vector<std::uint8_t> is_valid = early_stopping_rows(params.validation_fraction, n, rng);
   RowSplit rows;
   for (Index i = 0; i < n; ++i) (is_valid[static_cast<std::size_t>(i)] ? rows.valid : rows.train).push_back(i);
   return rows;
@@ -195,23 +177,9 @@ class Hgb final : public Estimator {
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
-    const std::string what = "hgb model bytes";
-    const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
-    if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_)))
-      throw InputError(
-          detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ", name_of(task_)));
-    if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized hgb model");
-    bytes.remove_prefix(magic_of(task_).size());
-    std::int64_t p = 0;
-    if (bytes.size() < sizeof(p)) throw InputError(what + ": truncated");
-    std::memcpy(&p, bytes.data(), sizeof(p));
-    bytes.remove_prefix(sizeof(p));
-    if (p <= 0) throw InputError(what + ": bad column count");
-    TreeEnsemble ensemble = read_ensemble(bytes, what);
-    if (!bytes.empty()) throw InputError(what + ": trailing bytes");
-    validate_ensemble(ensemble, p, what);
-    ensemble.link = task_ == Task::Binary ? Link::Logistic : Link::Identity;
-    return std::make_unique<HgbModel>(std::move(ensemble), p, task_);
+    DecodedTreeModel model = decode_tree_model(bytes, kMagics, task_, "hgb model bytes");
+    model.ensemble.link = task_ == Task::Binary ? Link::Logistic : Link::Identity;
+    return std::make_unique<HgbModel>(std::move(model.ensemble), model.num_features, task_);
   }
 
  private:

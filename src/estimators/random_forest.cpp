@@ -62,12 +62,8 @@ namespace {
 namespace forest = detail::forest;
 
 constexpr std::string_view kName = "random_forest";
-constexpr std::string_view kMagic = "BFSRF1";         // regression (the format predates binary mode)
-constexpr std::string_view kMagicBinary = "BFSRFC1";  // classifier: same layout after the magic
-
-constexpr std::string_view magic_of(Task task) {
-  return task == Task::Binary ? kMagicBinary : kMagic;
-}
+// Regression's magic predates binary mode; the classifier's bytes have the same layout after theirs.
+constexpr TreeModelMagics kMagics{"BFSRF1", "BFSRFC1"};
 
 class RandomForestModel final : public Model {
  public:
@@ -86,13 +82,7 @@ class RandomForestModel final : public Model {
     return predict_ensemble(ensemble_, X, threads_);
   }
 
-  std::string serialize() const override {
-    std::string out(magic_of(task_));
-    const auto p = static_cast<std::int64_t>(num_features_);
-    out.append(reinterpret_cast<const char*>(&p), sizeof(p));
-    append_ensemble(ensemble_, out);
-    return out;
-  }
+  std::string serialize() const override { return encode_tree_model(kMagics.of(task_), num_features_, ensemble_); }
 
   Index num_features() const override { return num_features_; }
   const TreeEnsemble* trees() const override { return &ensemble_; }
@@ -147,23 +137,8 @@ class RandomForest final : public Estimator {
   }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
-    const std::string what = "random_forest model bytes";
-    const Task other = task_ == Task::Binary ? Task::Regression : Task::Binary;
-    if (bytes.starts_with(magic_of(other)) && !bytes.starts_with(magic_of(task_))) {
-      throw InputError(
-          detail::concat(what, ": a ", name_of(other), " model, but the estimator's task is ", name_of(task_)));
-    }
-    if (!bytes.starts_with(magic_of(task_))) throw InputError(what + ": not a serialized random forest");
-    bytes.remove_prefix(magic_of(task_).size());
-    std::int64_t p = 0;
-    if (bytes.size() < sizeof(p)) throw InputError(what + ": truncated");
-    std::memcpy(&p, bytes.data(), sizeof(p));
-    bytes.remove_prefix(sizeof(p));
-    if (p <= 0) throw InputError(what + ": bad feature count");
-    TreeEnsemble ensemble = read_ensemble(bytes, what);
-    if (!bytes.empty()) throw InputError(what + ": trailing bytes");
-    validate_ensemble(ensemble, p, what);
-    return std::make_unique<RandomForestModel>(std::move(ensemble), p, 1, task_);
+    DecodedTreeModel model = decode_tree_model(bytes, kMagics, task_, "random_forest model bytes");
+    return std::make_unique<RandomForestModel>(std::move(model.ensemble), model.num_features, 1, task_);
   }
 
  private:

@@ -149,4 +149,33 @@ TreeEnsemble read_ensemble(std::string_view& bytes, std::string_view what) {
   return ensemble;
 }
 
+std::string encode_tree_model(std::string_view magic, Index num_features, const TreeEnsemble& ensemble) {
+  std::string out(magic);
+  const auto p = static_cast<std::int64_t>(num_features);
+  out.append(reinterpret_cast<const char*>(&p), sizeof(p));
+  append_ensemble(ensemble, out);
+  return out;
+}
+
+DecodedTreeModel decode_tree_model(std::string_view bytes, const TreeModelMagics& magics, Task task,
+                                   std::string_view what) {
+  const std::string name(what);
+  const Task other = task == Task::Binary ? Task::Regression : Task::Binary;
+  const std::string_view magic = magics.of(task);
+  if (bytes.starts_with(magics.of(other)) && !bytes.starts_with(magic))
+    throw InputError(
+        detail::concat(name, ": a ", name_of(other), " model, but the estimator's task is ", name_of(task)));
+  if (!bytes.starts_with(magic)) throw InputError(name + ": not a serialized model of this estimator");
+  bytes.remove_prefix(magic.size());
+  std::int64_t p = 0;
+  if (bytes.size() < sizeof(p)) throw InputError(name + ": truncated");
+  std::memcpy(&p, bytes.data(), sizeof(p));
+  bytes.remove_prefix(sizeof(p));
+  if (p <= 0) throw InputError(name + ": bad feature count");
+  DecodedTreeModel model{read_ensemble(bytes, what), static_cast<Index>(p)};
+  if (!bytes.empty()) throw InputError(name + ": trailing bytes");
+  validate_ensemble(model.ensemble, model.num_features, what);
+  return model;
+}
+
 }  // namespace bfs

@@ -49,4 +49,24 @@ void append_ensemble(const TreeEnsemble& ensemble, std::string& out);
 /// on truncated or malformed input.
 TreeEnsemble read_ensemble(std::string_view& bytes, std::string_view what);
 
+/// The serialized form of the tree estimators (random_forest, hgb): a magic naming the estimator and its task, the
+/// model's column count (int64) and append_ensemble's bytes. Magics differ per task, so a model is never restored
+/// under the other task.
+struct TreeModelMagics {
+  std::string_view regression;
+  std::string_view binary;
+  std::string_view of(Task task) const { return task == Task::Binary ? binary : regression; }
+};
+std::string encode_tree_model(std::string_view magic, Index num_features, const TreeEnsemble& ensemble);
+
+struct DecodedTreeModel {
+  TreeEnsemble ensemble;
+  Index num_features = 0;
+};
+/// Reads encode_tree_model's bytes for an estimator of `task`; InputError(`what`: ...) naming what is wrong (the
+/// other task's model, another estimator's bytes, truncation, trailing bytes, a malformed ensemble). The link is
+/// left as read (identity); the caller sets its own.
+DecodedTreeModel decode_tree_model(std::string_view bytes, const TreeModelMagics& magics, Task task,
+                                   std::string_view what);
+
 }  // namespace bfs
