@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "core/stopwatch.hpp"
 #include "importance/metrics.hpp"
 #include "importance/model_rewards.hpp"
 #include "importance/permutation.hpp"
@@ -17,9 +18,6 @@ namespace bfs {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 }  // namespace
 
 bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward) {

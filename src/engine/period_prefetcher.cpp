@@ -3,23 +3,16 @@
 #include <chrono>
 #include <system_error>
 
+#include "core/stopwatch.hpp"
+
 namespace bfs {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-}  // namespace
 
 PeriodPrefetcher::~PeriodPrefetcher() {
   discard_pending();
 }
 
 PeriodPrefetcher::Loaded PeriodPrefetcher::load(int period) {
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   Loaded loaded;
   loaded.data = source_.load_period(period);
   if (preparer_ != nullptr) loaded.prepared = preparer_->prepare(loaded.data.X, 1);
@@ -35,7 +28,7 @@ void PeriodPrefetcher::discard_pending() noexcept {
 }
 
 const Dataset& PeriodPrefetcher::get(int period, int next) {
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   Loaded loaded;
   if (pending_.valid() && pending_period_ == period) {
     pending_period_ = -1;

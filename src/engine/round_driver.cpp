@@ -8,6 +8,7 @@
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/stopwatch.hpp"
 #include "engine/coordinator_state.hpp"
 #include "engine/run_result_h5.hpp"
 #include "engine/tuning.hpp"
@@ -18,10 +19,6 @@ namespace bfs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 std::string fnv1a_hex(const std::string& text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;

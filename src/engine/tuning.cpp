@@ -15,6 +15,7 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "core/stopwatch.hpp"
 #include "estimators/estimator.hpp"
 #include "importance/metrics.hpp"
 
@@ -98,10 +99,6 @@ void check_tunable(const EstimatorConfig& base, const TuningConfig& tuning) {
   TuningConfig enabled = tuning;
   enabled.enabled = true;  // the function is called only when tuning is wanted
   validate_tuning(enabled, base);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/stopwatch.hpp"
 #include "engine/arm_evaluation.hpp"
 #include "engine/data_sources.hpp"
 #include "engine/partitioning.hpp"
@@ -18,9 +19,6 @@ namespace bfs::bandit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 constexpr int kCoordinator = 0;
 
 /// Rank 0's evaluator: one broadcast of the round's arms, one gather of every worker's reward bits.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/stopwatch.hpp"
 #include "engine/coordinator_state.hpp"  // truth_metrics
 #include "engine/data_sources.hpp"
 #include "engine/local_runner.hpp"  // job_hash
@@ -21,9 +22,6 @@ namespace bfs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// Column-major copy of X, standardised (detail::standardise) when `standardize`. Returns the number of constant
 /// columns (0 when not standardising).
