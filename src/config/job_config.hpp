@@ -196,6 +196,10 @@ struct RunConfig {
   int threads = 0;  ///< 0 = all hardware threads
   int checkpoint_every = 0;
   double progress_seconds = 2.0;
+  /// Worker ranks per bandit group (MPI runs): 0 = one group per arm of a round, min(arms_per_round, workers);
+  /// N = max(1, min(arms_per_round, workers / N)) groups, so a group of N or more ranks (a node, several nodes)
+  /// evaluates each arm and, with random_forest or hgb, fits it together (issue 17 §2). Results do not depend on it.
+  int group_size = 0;
 };
 
 /// [tuning]: optional grid search with k-fold cross-validation on one period before the first round, whose best

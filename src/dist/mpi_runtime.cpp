@@ -28,6 +28,7 @@ class MpiComm final : public Comm {
   std::vector<std::string> allgather(const std::string& bytes) const override {
     return detail::allgather_bytes(comm_, bytes);
   }
+  void allreduce_sum(std::span<std::int64_t> values) const override { detail::allreduce_sum(comm_, values); }
   std::unique_ptr<Comm> split(int colour) const override { return std::make_unique<MpiComm>(comm_.split(colour)); }
 
  private:

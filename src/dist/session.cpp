@@ -5,6 +5,7 @@
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
+#include <cstdint>
 #include <cstdlib>
 
 #include "core/error.hpp"
@@ -83,6 +84,12 @@ std::vector<std::string> allgather_bytes(const boost::mpi::communicator& comm, c
   for (std::size_t r = 0; r < sizes.size(); ++r)
     out.emplace_back(all.substr(static_cast<std::size_t>(displacements[r]), static_cast<std::size_t>(sizes[r])));
   return out;
+}
+
+void allreduce_sum(const boost::mpi::communicator& comm, std::span<std::int64_t> values) {
+  BFS_CHECK(values.size() <= static_cast<std::size_t>(INT32_MAX), "allreduce of ", values.size(), " values");
+  if (values.empty()) return;
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_SUM, comm);
 }
 
 }  // namespace detail

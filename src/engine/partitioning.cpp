@@ -32,8 +32,9 @@ int GroupLayout::group_of(int rank) const {
   return -1;
 }
 
-GroupLayout make_group_layout(int ranks, int arms_per_round) {
-  BFS_CHECK(ranks >= 1 && arms_per_round >= 1, "ranks ", ranks, " arms ", arms_per_round);
+GroupLayout make_group_layout(int ranks, int arms_per_round, int group_size) {
+  BFS_CHECK(ranks >= 1 && arms_per_round >= 1 && group_size >= 0, "ranks ", ranks, " arms ", arms_per_round,
+            " group size ", group_size);
   GroupLayout layout;
   layout.ranks = ranks;
   if (ranks == 1) {
@@ -43,7 +44,8 @@ GroupLayout make_group_layout(int ranks, int arms_per_round) {
     return layout;
   }
   const int workers = ranks - 1;
-  layout.groups = std::min(arms_per_round, workers);
+  layout.groups =
+      group_size == 0 ? std::min(arms_per_round, workers) : std::max(1, std::min(arms_per_round, workers / group_size));
   int next = 1;
   for (int g = 0; g < layout.groups; ++g) {
     const int size = workers / layout.groups + (g < workers % layout.groups ? 1 : 0);

@@ -27,8 +27,10 @@ struct GroupLayout {
 };
 
 /// Groups = min(arms_per_round, workers): more ranks than arms make larger groups (features split inside a
-/// group), more arms than groups make groups take several arms per round (see arms_of_group).
-GroupLayout make_group_layout(int ranks, int arms_per_round);
+/// group), more arms than groups make groups take several arms per round (see arms_of_group). group_size > 0
+/// (run.group_size) asks for groups of at least that many workers: max(1, min(arms_per_round, workers /
+/// group_size)) groups.
+GroupLayout make_group_layout(int ranks, int arms_per_round, int group_size = 0);
 
 /// The arm slots (0..arms_per_round−1) group g evaluates in a round: slots g, g + groups, g + 2·groups, …
 std::vector<int> arms_of_group(const GroupLayout& layout, int group, int arms_per_round);

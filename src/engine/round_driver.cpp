@@ -77,7 +77,7 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
 
 std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
   static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
-                                                "run.checkpoint_every"};
+                                                "run.checkpoint_every", "run.group_size"};
   const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);
@@ -113,6 +113,7 @@ std::string job_hash(const JobConfig& job) {
   canonical.run.threads = defaults.threads;
   canonical.run.progress_seconds = defaults.progress_seconds;
   canonical.run.checkpoint_every = defaults.checkpoint_every;
+  canonical.run.group_size = defaults.group_size;
   return fnv1a_hex(dump_job(canonical));
 }
 

@@ -31,11 +31,32 @@ struct FitOrigin {
   std::span<const FeatureId> columns;
 };
 
-struct FitOptions {
-  std::uint64_t seed = 0;  ///< the estimator's own randomness (bootstrap of trees, minibatches, ...)
-  int threads = 1;         ///< results must not depend on it
-  FitOrigin origin;        ///< optional: lets an estimator reuse its prepare() of the whole batch
+/// The processes that fit one model together (issue 17 §2, "one arm's fit split across a group"): each member calls
+/// fit() with the same data and options, does its share of the work, and these collectives combine the shares, so
+/// every member returns the same model — bit-identical to a fit by one process. Implemented above this layer on the
+/// methods' communicator (methods/fit_group.hpp); estimators never see MPI.
+class FitGroup {
+ public:
+  virtual ~FitGroup() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// values ← the element-wise sum of every member's values (integers: the same whatever the order).
+  virtual void allreduce_sum(std::span<std::int64_t> values) const = 0;
+  /// Every member's bytes on every member, in member order.
+  virtual std::vector<std::string> allgather(const std::string& bytes) const = 0;
 };
+
+struct FitOptions {
+  std::uint64_t seed = 0;           ///< the estimator's own randomness (bootstrap of trees, minibatches, ...)
+  int threads = 1;                  ///< results must not depend on it
+  FitOrigin origin;                 ///< optional: lets an estimator reuse its prepare() of the whole batch
+  const FitGroup* group = nullptr;  ///< optional: fit together with these members (Estimator::fits_in_group())
+};
+
+/// The group a fit shares its work with: nullptr alone or in a group of one (no collectives then).
+inline const FitGroup* sharing_group(const FitOptions& options) {
+  return options.group != nullptr && options.group->size() > 1 ? options.group : nullptr;
+}
 
 /// The inverse link a model applies to its margin: identity (regression) or the logistic σ(m) = 1/(1+e^−m)
 /// (binary models predict P(y = 1)).
@@ -132,6 +153,9 @@ class Estimator {
   /// FitOptions::origin; nullptr when the estimator has none. A fit given it returns the same model whichever
   /// thread or rank prepared it; it may differ from a fit without it (hgb: bins from the batch's rows).
   virtual std::shared_ptr<const PreparedData> prepare(const Matrix& /*X*/, int /*threads*/) const { return nullptr; }
+  /// True when fit() splits its work over FitOptions::group (random_forest: trees; hgb: histogram rows and split
+  /// scans). Others ignore the group: the caller then lets one member fit and sends the model.
+  virtual bool fits_in_group() const { return false; }
 };
 
 /// The checks every fit starts with: at least one row and one column, X.rows() == y.size(), y finite, X without

@@ -145,7 +145,7 @@ class Hgb final : public Estimator {
 
     const hgb::GrowLimits limits{params_.max_leaves,       params_.max_depth, params_.min_samples_leaf,
                                  params_.min_child_weight, params_.lambda,    params_.learning_rate};
-    hgb::TreeBuilder builder(binned, limits, threads);
+    hgb::TreeBuilder builder(binned, limits, threads, sharing_group(options));
     std::size_t best_trees = static_cast<std::size_t>(params_.n_estimators);
     double best_loss = std::numeric_limits<double>::infinity();
     for (int t = 0; t < params_.n_estimators; ++t) {
@@ -175,6 +175,8 @@ class Hgb final : public Estimator {
     prepared->max_bin = params_.max_bin;
     return prepared;
   }
+
+  bool fits_in_group() const override { return true; }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
     DecodedTreeModel model = decode_tree_model(bytes, kMagics, task_, "hgb model bytes");

@@ -31,6 +31,10 @@
 // Rng::stream(seed, t, 0, Fit), so the forest is bit-identical for any thread count; the forest-fingerprint unit test
 // pins the trees to those of the plain builder.
 //
+// A fit group (FitOptions::group, issue 17 §2: the ranks of a bandit group fitting one arm) shares out the trees:
+// member r grows the r-th contiguous block and the members allgather their blocks. Tree t's stream does not depend on
+// who grows it, so every member ends with the forest a single fit grows (tests/mpi/test_fit_group.cpp).
+//
 // Mean decrease in impurity (Breiman's Gini importance, scikit-learn's feature_importances_; paper 001 §7.1's
 // Gini-RF ranking): a split's weighted decrease W·I − W_L·I_L − W_R·I_R is (S_L²/W_L + S_R²/W_R) − S²/W for squared
 // error, twice that for Gini — the split's scan value minus the node's, so it costs one subtraction per split. Each
@@ -49,8 +53,10 @@
 #include <vector>
 
 #include "config/schema.hpp"
+#include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "core/share.hpp"
 #include "estimators/detail/forest_builder.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
@@ -130,11 +136,19 @@ class RandomForest final : public Estimator {
         std::clamp(static_cast<int>(std::floor(params_.max_features * static_cast<double>(p))), 1, static_cast<int>(p));
 
     // 4-byte sorted-column entries when the row indices fit in 16 bits (forest_builder.hpp).
-    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, options.seed, m, threads)
-                                                : grow<std::int32_t>(X, y, options.seed, m, threads);
+    // In a fit group (issue 17 §2) each member grows its share of the trees and the members exchange them.
+    const FitGroup* group = sharing_group(options);
+    const auto [first, last] =
+        group ? contiguous_share(static_cast<std::size_t>(params_.n_estimators), group->rank(), group->size())
+              : std::pair<std::size_t, std::size_t>{0, params_.n_estimators};
+    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, options.seed, m, threads, first, last)
+                                                : grow<std::int32_t>(X, y, options.seed, m, threads, first, last);
+    if (group) exchange_trees(*group, ensemble, decrease);
     return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_,
                                                mean_decrease_in_impurity(decrease, p));
   }
+
+  bool fits_in_group() const override { return true; }
 
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
     DecodedTreeModel model = decode_tree_model(bytes, kMagics, task_, "random_forest model bytes");
@@ -142,10 +156,12 @@ class RandomForest final : public Estimator {
   }
 
  private:
-  /// The trees, in parallel, and each tree's impurity decrease per column.
+  /// Trees first..last−1, in parallel, and each one's impurity decrease per column (the ensemble has every slot;
+  /// the others stay empty until exchange_trees fills them).
   template <class Idx>
   std::pair<TreeEnsemble, std::vector<std::vector<double>>> grow(const Matrix& X, const Vector& y, std::uint64_t seed,
-                                                                 int m, int threads) const {
+                                                                 int m, int threads, std::size_t first,
+                                                                 std::size_t last) const {
     const std::vector<forest::Entry<Idx>> presorted = forest::presort<Idx>(X, threads);
     TreeEnsemble ensemble;
     ensemble.trees.resize(static_cast<std::size_t>(params_.n_estimators));
@@ -168,10 +184,11 @@ class RandomForest final : public Estimator {
         keep_error();
       }
 #pragma omp for schedule(dynamic, 1)
-      for (int t = 0; t < params_.n_estimators; ++t) {
+      for (auto t = static_cast<std::ptrdiff_t>(first); t < static_cast<std::ptrdiff_t>(last); ++t) {
         if (!builder) continue;
         try {
-          ensemble.trees[t] = builder->build(seed, t, decrease[static_cast<std::size_t>(t)]);
+          ensemble.trees[static_cast<std::size_t>(t)] =
+              builder->build(seed, static_cast<int>(t), decrease[static_cast<std::size_t>(t)]);
         } catch (...) {
           keep_error();
         }
@@ -179,6 +196,39 @@ class RandomForest final : public Estimator {
     }
     if (error) std::rethrow_exception(error);
     return {std::move(ensemble), std::move(decrease)};
+  }
+
+  /// Every member's share of the trees (and their impurity decreases) to every member: member r grew the r-th
+  /// contiguous block, so the blocks in member order are the trees in order — the forest a single fit grows.
+  void exchange_trees(const FitGroup& group, TreeEnsemble& ensemble, std::vector<std::vector<double>>& decrease) const {
+    const auto total = static_cast<std::size_t>(params_.n_estimators);
+    const auto [first, last] = contiguous_share(total, group.rank(), group.size());
+    TreeEnsemble mine;
+    mine.trees.assign(std::make_move_iterator(ensemble.trees.begin() + static_cast<std::ptrdiff_t>(first)),
+                      std::make_move_iterator(ensemble.trees.begin() + static_cast<std::ptrdiff_t>(last)));
+    std::string bytes;
+    append_ensemble(mine, bytes);
+    ByteWriter writer;
+    writer.put_vectors(std::vector<std::vector<double>>(decrease.begin() + static_cast<std::ptrdiff_t>(first),
+                                                        decrease.begin() + static_cast<std::ptrdiff_t>(last)));
+    bytes += writer.take();
+    const std::vector<std::string> shares = group.allgather(bytes);
+    ensemble.trees.clear();
+    decrease.clear();
+    for (const std::string& share : shares) {
+      std::string_view rest = share;
+      TreeEnsemble part = read_ensemble(rest, "random_forest: a fit group member's trees");
+      ByteReader reader(rest, "random_forest: a fit group member's impurity decreases");
+      auto part_decrease = reader.get_vectors<double>("trees");
+      reader.finish();
+      BFS_CHECK(part_decrease.size() == part.trees.size(), "random_forest: fit group share sizes differ");
+      for (std::size_t k = 0; k < part.trees.size(); ++k) {
+        ensemble.trees.push_back(std::move(part.trees[k]));
+        decrease.push_back(std::move(part_decrease[k]));
+      }
+    }
+    BFS_CHECK(ensemble.trees.size() == total, "random_forest: the fit group grew ", ensemble.trees.size(), " of ",
+              total, " trees");
   }
 
  private:

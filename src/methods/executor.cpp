@@ -5,14 +5,12 @@
 #include <exception>
 #include <thread>
 
+#include "core/share.hpp"
+
 namespace bfs {
 
 std::pair<std::size_t, std::size_t> task_block(std::size_t n, int rank, int ranks) {
-  const auto k = static_cast<std::size_t>(std::max(1, ranks));
-  const auto r = static_cast<std::size_t>(std::clamp(rank, 0, static_cast<int>(k) - 1));
-  const std::size_t base = n / k, extra = n % k;
-  const std::size_t begin = r * base + std::min(r, extra);
-  return {begin, begin + base + (r < extra ? 1 : 0)};
+  return contiguous_share(n, rank, ranks);
 }
 
 std::vector<std::vector<double>> run_tasks(std::size_t begin, std::size_t end, const Executor::Task& task,

@@ -109,6 +109,7 @@ void visit(RunConfig& c, V& v) {
   v("threads", c.threads, range(0, 4096, "threads (0 = all)"));
   v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)"));
   v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines"));
+  v("group_size", c.group_size, range(0, 1e6, "MPI worker ranks per bandit group (0 = one group per arm)"));
 }
 
 template <class V>

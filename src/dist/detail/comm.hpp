@@ -1,6 +1,8 @@
 #pragma once
 // The few collective operations methods need (methods/comm.hpp), on byte strings (Boost.MPI). Internal to src/dist/.
 #include <boost/mpi/communicator.hpp>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ std::vector<std::string> gather_bytes(const boost::mpi::communicator& comm, cons
 
 /// Every rank's byte string on every rank, in rank order.
 std::vector<std::string> allgather_bytes(const boost::mpi::communicator& comm, const std::string& bytes);
+
+/// values ← their element-wise sum over the ranks (MPI_Allreduce in place, MPI_INT64_T, MPI_SUM).
+void allreduce_sum(const boost::mpi::communicator& comm, std::span<std::int64_t> values);
 
 /// The world communicator of `session` (no global: the communicator travels in the session). Only valid when
 /// session.uses_mpi().

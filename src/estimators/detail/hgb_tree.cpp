@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
+#include <string>
+#include <tuple>
 #include <type_traits>
 
+#include "core/byte_codec.hpp"
 #include "core/error.hpp"
+#include "core/share.hpp"
 
 namespace bfs::hgb {
 
@@ -45,6 +50,11 @@ struct FullEntry {
   }
 };
 
+/// Rows are shared out to the members of a fit group in blocks of this many, so the blocks do not depend on the
+/// group's size (with integer sums any split gives the same histogram; fixed blocks keep each member's rows
+/// contiguous and its share balanced).
+constexpr std::size_t kRowBlock = 256;
+
 /// Sums of a set of rows.
 struct Sums {
   std::int64_t g = 0, h = 0, n = 0;
@@ -73,8 +83,8 @@ double fixed_point_scale(double max_abs, int bits) {
 template <class Entry>
 class Grower {
  public:
-  Grower(const BinnedColumns& binned, const GrowLimits& limits, int threads)
-      : binned_(binned), limits_(limits), threads_(threads) {
+  Grower(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group)
+      : binned_(binned), limits_(limits), threads_(threads), group_(group) {
     offset_.resize(static_cast<std::size_t>(binned.cols()) + 1, 0);
     for (Index c = 0; c < binned.cols(); ++c)
       offset_[static_cast<std::size_t>(c) + 1] = offset_[static_cast<std::size_t>(c)] + binned.value_bins(c) + 1;
@@ -115,10 +125,12 @@ class Grower {
     return s;
   }
 
-  /// A fresh histogram of order[begin, end) over the allowed columns; returns its pool index.
+  /// A fresh histogram of order[begin, end) over the allowed columns; returns its pool index. In a fit group each
+  /// member adds only the rows of its row blocks and an allreduce sums the members' histograms.
   int build_histogram(std::uint32_t begin, std::uint32_t end) {
     const int id = take_histogram();
     Entry* hist = pool_[static_cast<std::size_t>(id)].data();
+    if (group_ != nullptr) std::tie(begin, end) = own_rows(begin, end);
     const std::uint32_t* rows = order_.data() + begin;
     const auto count = static_cast<std::ptrdiff_t>(end - begin);
     ordered_g_.resize(static_cast<std::size_t>(count));
@@ -137,6 +149,7 @@ class Grower {
       const std::uint8_t* codes = binned_.column(static_cast<Index>(c));
       for (std::ptrdiff_t i = 0; i < count; ++i) h[codes[rows[i]]].add(og[i], kUnit ? 1 : oh[i]);
     }
+    if (group_ != nullptr) sum_over_group(hist);
     return id;
   }
 
@@ -192,13 +205,17 @@ class Grower {
     const double node_score = score(node);
     const auto features = static_cast<std::ptrdiff_t>(allowed_.size());
     per_column_.assign(static_cast<std::size_t>(features), SplitChoice{});
+    // In a fit group each member scans its share of the columns; the shares are then exchanged.
+    const auto [first, last] = group_ != nullptr ? contiguous_share(allowed_.size(), group_->rank(), group_->size())
+                                                 : std::pair<std::size_t, std::size_t>{0, allowed_.size()};
 #pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && features > 64)
-    for (std::ptrdiff_t k = 0; k < features; ++k) {
+    for (auto k = static_cast<std::ptrdiff_t>(first); k < static_cast<std::ptrdiff_t>(last); ++k) {
       const int c = allowed_[static_cast<std::size_t>(k)];
       SplitChoice s = scan_column(hist + offset_[static_cast<std::size_t>(c)], binned_.value_bins(c), node, node_score);
       if (s.feature >= 0) s.feature = c;
       per_column_[static_cast<std::size_t>(k)] = s;
     }
+    if (group_ != nullptr) exchange_choices(first, last);
     SplitChoice best;
     for (const SplitChoice& s : per_column_)
       if (s.feature >= 0 && s.gain > best.gain) best = s;  // first column wins ties
@@ -272,6 +289,67 @@ class Grower {
     }
   }
 
+  /// The part of order[begin, end) in this member's row blocks. A leaf's rows stay in ascending order (the root's
+  /// are 0..n−1 and partition() is stable), so that part is one contiguous range.
+  std::pair<std::uint32_t, std::uint32_t> own_rows(std::uint32_t begin, std::uint32_t end) const {
+    const auto n = static_cast<std::size_t>(binned_.rows);
+    const auto [first_block, last_block] =
+        contiguous_share((n + kRowBlock - 1) / kRowBlock, group_->rank(), group_->size());
+    const auto lo = static_cast<std::uint32_t>(first_block * kRowBlock);
+    const auto hi = static_cast<std::uint32_t>(std::min(n, last_block * kRowBlock));
+    const auto* from = order_.data() + begin;
+    const auto* to = order_.data() + end;
+    return {static_cast<std::uint32_t>(std::lower_bound(from, to, lo) - order_.data()),
+            static_cast<std::uint32_t>(std::lower_bound(from, to, hi) - order_.data())};
+  }
+
+  /// hist ← the sum of every member's hist over the allowed columns (packed into one buffer of integers).
+  void sum_over_group(Entry* hist) {
+    constexpr std::size_t kWords = sizeof(Entry) / sizeof(std::int64_t);
+    static_assert(sizeof(Entry) == kWords * sizeof(std::int64_t), "an Entry is whole int64 words");
+    static_assert(std::is_trivially_copyable_v<Entry>);
+    packed_.clear();
+    for (int col : allowed_) {
+      const auto c = static_cast<std::size_t>(col);
+      const std::size_t at = packed_.size(), slots = offset_[c + 1] - offset_[c];
+      packed_.resize(at + slots * kWords);
+      std::memcpy(packed_.data() + at, hist + offset_[c], slots * sizeof(Entry));
+    }
+    group_->allreduce_sum(packed_);
+    std::size_t at = 0;
+    for (int col : allowed_) {
+      const auto c = static_cast<std::size_t>(col);
+      const std::size_t slots = offset_[c + 1] - offset_[c];
+      std::memcpy(static_cast<void*>(hist + offset_[c]), packed_.data() + at, slots * sizeof(Entry));
+      at += slots * kWords;
+    }
+  }
+
+  /// Every member's per-column best splits of columns [first, last) of allowed to every member.
+  void exchange_choices(std::size_t first, std::size_t last) {
+    ByteWriter writer;
+    for (std::size_t k = first; k < last; ++k) {
+      const SplitChoice& s = per_column_[k];
+      writer.put(s.gain);
+      writer.put(static_cast<std::int32_t>(s.feature));
+      writer.put(static_cast<std::int32_t>(s.bin));
+      writer.put(static_cast<std::uint8_t>(s.nan_left ? 1 : 0));
+    }
+    const std::vector<std::string> shares = group_->allgather(writer.take());
+    for (int member = 0; member < group_->size(); ++member) {
+      const auto [from, to] = contiguous_share(allowed_.size(), member, group_->size());
+      ByteReader reader(shares[static_cast<std::size_t>(member)], "hgb: a fit group member's split scans");
+      for (std::size_t k = from; k < to; ++k) {
+        SplitChoice& s = per_column_[k];
+        s.gain = reader.get<double>();
+        s.feature = reader.get<std::int32_t>();
+        s.bin = reader.get<std::int32_t>();
+        s.nan_left = reader.get<std::uint8_t>() != 0;
+      }
+      reader.finish();
+    }
+  }
+
   int take_histogram() {
     if (!free_.empty()) {
       const int id = free_.back();
@@ -285,6 +363,8 @@ class Grower {
   const BinnedColumns& binned_;
   GrowLimits limits_;
   int threads_;
+  const FitGroup* group_;  ///< nullptr: fit alone
+  std::vector<std::int64_t> packed_;
   const QuantizedGradients* grad_ = nullptr;
   std::span<const int> allowed_;
   bool contiguous_ = false;
@@ -428,15 +508,15 @@ QuantizedGradients quantize(std::span<const double> g, std::span<const double> h
 }
 
 struct TreeBuilder::State {
-  State(const BinnedColumns& binned, const GrowLimits& limits, int threads)
-      : limits(limits), unit(binned, limits, threads), full(binned, limits, threads) {}
+  State(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group)
+      : limits(limits), unit(binned, limits, threads, group), full(binned, limits, threads, group) {}
   GrowLimits limits;
   Grower<UnitEntry> unit;
   Grower<FullEntry> full;
 };
 
-TreeBuilder::TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads)
-    : state_(std::make_unique<State>(binned, limits, threads)) {}
+TreeBuilder::TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group)
+    : state_(std::make_unique<State>(binned, limits, threads, group)) {}
 TreeBuilder::~TreeBuilder() = default;
 
 FlatTree TreeBuilder::grow(const QuantizedGradients& grad, std::span<const int> allowed, std::span<double> margin) {
@@ -456,10 +536,10 @@ SplitChoice best_split_of_rows(const BinnedColumns& binned, const QuantizedGradi
     return grower.find_split(grower.build_histogram(0, end), sums);
   };
   if (grad.h.empty()) {
-    Grower<UnitEntry> grower(binned, limits, 1);
+    Grower<UnitEntry> grower(binned, limits, 1, nullptr);
     return scan(grower);
   }
-  Grower<FullEntry> grower(binned, limits, 1);
+  Grower<FullEntry> grower(binned, limits, 1, nullptr);
   return scan(grower);
 }
 

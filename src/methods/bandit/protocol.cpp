@@ -12,6 +12,7 @@
 #include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
 #include "methods/bandit/messages.hpp"
+#include "methods/fit_group.hpp"
 #include "methods/registry.hpp"
 
 namespace bfs::bandit {
@@ -97,15 +98,16 @@ class Worker {
       : world_(world),
         job_(job),
         context_(context),
-        layout_(make_group_layout(world.size(), job.bandit.arms_per_round)),
+        layout_(make_group_layout(world.size(), job.bandit.arms_per_round, job.run.group_size)),
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
+        fit_group_(*group_comm_),
         source_(make_bandit_source(job, context.seed)),
         description_(source_->describe()),  // the prefetch thread owns the source from now on
         periods_(job.bandit.mode == Mode::Online ? source_->num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
-        prefetcher_(*source_, leader() ? estimator_.get() : nullptr) {}  // only the leader fits
+        prefetcher_(*source_, leader() || fit_together() ? estimator_.get() : nullptr) {}  // who fits prepares
 
   void run() {
     for (;;) {
@@ -123,6 +125,12 @@ class Worker {
 
  private:
   bool leader() const { return group_comm_->rank() == 0; }
+
+  /// The members fit each arm together (issue 17 §2) when the estimator can split its fit (random_forest, hgb) and
+  /// the rewards come from importance; otherwise the leader fits alone and broadcasts the model.
+  bool fit_together() const {
+    return group_comm_->size() > 1 && estimator_->fits_in_group() && !evaluated_whole(settings_);
+  }
 
   /// The round's period, then the schedule's next one loaded in the background while this one's rounds run
   /// (engine/period_prefetcher.hpp): every worker knows the schedule from the job, as rank 0 does.
@@ -157,33 +165,11 @@ class Worker {
       return;
     }
     const ArmData arm_data =
-        prepare_arm_data(prefetcher_.current(), arm, settings_, seed, r, s, /*with_train=*/leader());
+        prepare_arm_data(prefetcher_.current(), arm, settings_, seed, r, s, /*with_train=*/leader() || fit_together());
     const ImportancePlan plan = make_importance_plan(arm, settings_);
     piece.split_seconds = arm_data.split_seconds;
-
-    std::unique_ptr<Model> model;
     ModelMessage message;
-    std::string bytes;
-    if (leader()) {
-      const auto start = Clock::now();
-      FitOptions options = fit_options_for(settings_, seed, r, s);
-      options.origin = fit_origin(arm_data, arm, prefetcher_.current_prepared());
-      model = estimator_->fit(arm_data.X_train, arm_data.y_train, options);
-      piece.fit_seconds = seconds_since(start);
-      message.model = model->serialize();
-      message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_->size());
-      bytes = encode(message);
-    }
-    const auto broadcast_start = Clock::now();
-    bytes = group_comm_->broadcast(std::move(bytes), 0);
-    if (leader()) {
-      // Only the leader's time is the transfer: a member's also includes waiting for the leader's fit.
-      piece.broadcast_seconds = seconds_since(broadcast_start);
-      report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_->size() - 1);
-    } else {
-      message = decode_model_message(bytes);
-      model = estimator_->deserialize(message.model);
-    }
+    const std::unique_ptr<Model> model = group_model(arm_data, arm, plan, r, s, piece, report, message);
     const auto& block = message.blocks.at(static_cast<std::size_t>(group_comm_->rank()));
     // The leader always scores (maybe an empty block): it reports R²_test, which any member computes identically.
     if (block.empty() && !leader()) return;
@@ -195,12 +181,52 @@ class Worker {
     report.pieces.push_back(std::move(piece));
   }
 
+  /// The arm's model on every member of the group, with the importance blocks of the members: fitted together, or
+  /// fitted by the leader and broadcast (its fit and transfer times go into the leader's piece).
+  std::unique_ptr<Model> group_model(const ArmData& arm_data, const FeatureSet& arm, const ImportancePlan& plan,
+                                     std::uint64_t r, std::uint64_t s, ArmPiece& piece, WorkerReport& report,
+                                     ModelMessage& message) {
+    const auto fit = [&](const FitGroup* group) {
+      const auto start = Clock::now();
+      FitOptions options = fit_options_for(settings_, context_.seed, r, s);
+      options.origin = fit_origin(arm_data, arm, prefetcher_.current_prepared());
+      options.group = group;
+      std::unique_ptr<Model> model = estimator_->fit(arm_data.X_train, arm_data.y_train, options);
+      piece.fit_seconds = seconds_since(start);
+      message.blocks = partition_by_cost(importance_costs(*model, plan), group_comm_->size());
+      return model;
+    };
+    if (fit_together()) {
+      std::unique_ptr<Model> model = fit(&fit_group_);  // every member: the same model and blocks
+      report.bytes_sent += fit_group_.take_bytes_sent();
+      return model;
+    }
+    std::unique_ptr<Model> model;
+    std::string bytes;
+    if (leader()) {
+      model = fit(nullptr);
+      message.model = model->serialize();
+      bytes = encode(message);
+    }
+    const auto broadcast_start = Clock::now();
+    bytes = group_comm_->broadcast(std::move(bytes), 0);
+    if (leader()) {
+      // Only the leader's time is the transfer: a member's also includes waiting for the leader's fit.
+      piece.broadcast_seconds = seconds_since(broadcast_start);
+      report.bytes_sent += static_cast<double>(bytes.size()) * (group_comm_->size() - 1);
+      return model;
+    }
+    message = decode_model_message(bytes);
+    return estimator_->deserialize(message.model);
+  }
+
   const Comm& world_;
   const JobConfig& job_;
   const Context& context_;
   GroupLayout layout_;
   int group_;
   std::unique_ptr<Comm> group_comm_;
+  CommFitGroup fit_group_;  ///< the group as the estimators see it
   std::unique_ptr<DataSource> source_;
   std::string description_;
   int periods_;
@@ -234,7 +260,7 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
   if (job.tuning.enabled) world.broadcast(dump_job(tuned), kCoordinator);
   source.reset();  // from here on the coordinator holds no rows
-  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round);
+  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round, job.run.group_size);
   const std::unique_ptr<Comm> own = world.split(layout.groups);  // collective with the workers' split
   CoordinatorEvaluator evaluator(world);
   RunResult result = drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning, start);

@@ -108,3 +108,21 @@ BOOST_AUTO_TEST_CASE(group_layouts_cover_every_worker_and_every_arm_once) {
     }
   }
 }
+
+// run.group_size (issue 17 §2): groups of at least that many workers while the workers allow, never more groups than
+// arms, at least one group; 0 keeps one group per arm.
+BOOST_AUTO_TEST_CASE(group_size_asks_for_groups_of_at_least_that_many_workers) {
+  BOOST_TEST(make_group_layout(9, 8, 0).groups == 8);
+  BOOST_TEST(make_group_layout(9, 8, 2).groups == 4);   // 8 workers in groups of 2
+  BOOST_TEST(make_group_layout(9, 8, 3).groups == 2);   // sizes 4 and 4
+  BOOST_TEST(make_group_layout(9, 8, 16).groups == 1);  // more than the workers: one group of all 8
+  BOOST_TEST(make_group_layout(9, 1, 2).groups == 1);   // never more groups than arms
+  for (int ranks = 2; ranks <= 40; ++ranks)
+    for (int size = 1; size <= 12; ++size) {
+      const GroupLayout layout = make_group_layout(ranks, 16, size);
+      const int workers = ranks - 1;
+      for (int g = 0; g < layout.groups; ++g)
+        BOOST_TEST_REQUIRE(layout.size[static_cast<std::size_t>(g)] >= std::min(size, workers));
+      BOOST_TEST_REQUIRE(layout.groups == std::max(1, std::min(16, workers / size)));
+    }
+}
