@@ -56,6 +56,16 @@ struct GbmParams {
   int early_stopping_rounds = 10;
 };
 
+/// hgb's group_split: how the members of a fit group (run.group_size, issue 17 §2) share one fit. The model is the
+/// same either way. Columns: each member builds and scans the histograms of its share of the columns over all rows,
+/// and the members exchange their best splits (≈ 20 bytes per column per node; LightGBM's feature-parallel). Rows:
+/// each member builds every column's histogram over its row blocks and an allreduce sums them (LightGBM's
+/// data-parallel: every histogram's bytes at every node, which pays only with many rows per arm; docs/scaling.md).
+enum class HgbGroupSplit { Columns, Rows };
+constexpr std::array<std::pair<HgbGroupSplit, std::string_view>, 2> enum_table(HgbGroupSplit) {
+  return {{{HgbGroupSplit::Columns, "columns"}, {HgbGroupSplit::Rows, "rows"}}};
+}
+
 /// Histogram gradient boosting, our own (issue 17; the algorithm of LightGBM and scikit-learn's
 /// HistGradientBoosting*): leaf-wise growth on binned columns. The keys shared with `gbm` mean the same.
 struct HgbParams {
@@ -72,6 +82,7 @@ struct HgbParams {
   /// rounds without improvement; 0 disables it.
   double validation_fraction = 0.1;
   int early_stopping_rounds = 10;
+  HgbGroupSplit group_split = HgbGroupSplit::Columns;  ///< how a fit group shares the fit (no effect on the model)
 };
 
 /// Feed-forward regression network (paper 000 §4.3: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).

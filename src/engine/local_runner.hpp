@@ -43,8 +43,9 @@ struct RunControl {
   std::function<bool()> stop_requested;
 };
 
-/// Hash of the keys that determine the run's numbers (everything but run.out, run.threads, run.progress_seconds and
-/// run.checkpoint_every): a checkpoint may be resumed with another output directory or thread count.
+/// Hash of the keys that determine the run's numbers (everything but run.out, run.threads, run.progress_seconds,
+/// run.checkpoint_every, run.group_size and hgb's group_split): a checkpoint may be resumed with another output
+/// directory, thread count or group layout.
 std::string job_hash(const JobConfig& job);
 
 /// Runs the job; the result's job_text is `job_text`. Throws InputError / ConfigError on bad data or job.

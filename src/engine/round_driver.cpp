@@ -77,7 +77,7 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
 
 std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
   static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
-                                                "run.checkpoint_every", "run.group_size"};
+                                                "run.checkpoint_every", "run.group_size", "estimator.group_split"};
   const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);
@@ -114,6 +114,7 @@ std::string job_hash(const JobConfig& job) {
   canonical.run.progress_seconds = defaults.progress_seconds;
   canonical.run.checkpoint_every = defaults.checkpoint_every;
   canonical.run.group_size = defaults.group_size;
+  canonical.estimator.hgb.group_split = HgbParams{}.group_split;
   return fnv1a_hex(dump_job(canonical));
 }
 

@@ -1,6 +1,6 @@
 // Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Issue 17 §2: the members of a fit group fit
-// one model together (random_forest: each grows its share of the trees; hgb: each builds its row blocks'
-// histograms, an allreduce sums them, each scans its share of the columns). Every case fits with the whole world as
+// one model together (random_forest: each grows its share of the trees; hgb: each scans its share of the columns, over
+// histograms of its columns (group_split = "columns") or of all columns summed over the members' row blocks ("rows")). Every case fits with the whole world as
 // the group and, on every rank, alone, and asserts the serialized models are byte-identical — and that the group
 // really split the work (the members exchanged bytes) whenever it has more than one member.
 #define BOOST_TEST_MODULE fit_group
@@ -10,6 +10,7 @@
 #include <memory>
 #include <numeric>
 
+#include "core/enum_names.hpp"
 #include "core/rng.hpp"
 #include "dist/runtime.hpp"
 #include "estimators/estimator.hpp"
@@ -75,18 +76,24 @@ BOOST_AUTO_TEST_CASE(random_forest_trees_shared_out_give_the_single_fit_forest) 
   check_group_fit(*make_random_forest(params, Task::Binary), friedman1(300, 12, Task::Binary, false));
 }
 
-BOOST_AUTO_TEST_CASE(hgb_row_blocks_summed_give_the_single_fit_trees) {
-  HgbParams params;
-  params.n_estimators = 12;
-  params.max_leaves = 15;
-  params.min_samples_leaf = 5;
-  params.validation_fraction = 0.1;
-  params.early_stopping_rounds = 3;
-  // 1 500 rows = 6 blocks of 256: every member of up to 4 holds some; NaN rows and hessians ≠ 1 (binary).
-  check_group_fit(*make_hgb(params, Task::Regression), friedman1(1500, 10, Task::Regression, true));
-  check_group_fit(*make_hgb(params, Task::Binary), friedman1(1500, 10, Task::Binary, true));
-  params.colsample = 0.5;  // the allowed columns are packed for the allreduce
-  check_group_fit(*make_hgb(params, Task::Regression), friedman1(1500, 10, Task::Regression, true));
+BOOST_AUTO_TEST_CASE(hgb_split_by_columns_or_by_rows_gives_the_single_fit_trees) {
+  for (HgbGroupSplit split : {HgbGroupSplit::Columns, HgbGroupSplit::Rows}) {
+    BOOST_TEST_CONTEXT("group_split = " << name_of(split)) {
+      HgbParams params;
+      params.n_estimators = 12;
+      params.max_leaves = 15;
+      params.min_samples_leaf = 5;
+      params.validation_fraction = 0.1;
+      params.early_stopping_rounds = 3;
+      params.group_split = split;
+      // 1 500 rows = 6 row blocks of 256 and 10 columns: every member of up to 4 holds some of each; NaN rows, and
+      // hessians ≠ 1 (binary).
+      check_group_fit(*make_hgb(params, Task::Regression), friedman1(1500, 10, Task::Regression, true));
+      check_group_fit(*make_hgb(params, Task::Binary), friedman1(1500, 10, Task::Binary, true));
+      params.colsample = 0.5;  // a subset of the columns per tree (packed for the allreduce when split by rows)
+      check_group_fit(*make_hgb(params, Task::Regression), friedman1(1500, 10, Task::Regression, true));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(allreduce_sums_every_ranks_integers) {

@@ -176,6 +176,7 @@ void visit(HgbParams& c, V& v) {
   v("max_bin", c.max_bin, range(2, 255, "bins per column (NaN has its own)"));
   v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
   v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+  v("group_split", c.group_split, text("how a fit group shares a fit: columns or rows (same model)"));
 }
 
 template <class V>

@@ -54,12 +54,15 @@ struct SplitChoice {
 
 /// Grows trees on `binned` (codes of the training rows), one fit's worth: the histogram pool and row buffers are
 /// kept from tree to tree. Not thread-safe; `threads` splits the columns inside a tree, which does not change it.
-/// With a fit group (issue 17 §2) every member grows the same tree: each builds the histograms of its row blocks,
-/// an allreduce sums them, each scans its share of the columns and the members exchange their best splits. The
-/// tree is bit-identical to the one grown alone (integer sums; the same per-column scans, reduced in one order).
+/// With a fit group (issue 17 §2) every member grows the same tree: each scans its share of the columns and the
+/// members exchange their best splits; the histograms it scans are built over all rows for its columns alone
+/// (HgbGroupSplit::Columns) or for all columns over its row blocks, summed by an allreduce (Rows). The tree is
+/// bit-identical to the one grown alone: integer sums, the same per-column scans reduced in one order, and a leaf's
+/// left sums added up from its rows where the split column's histogram is another member's.
 class TreeBuilder {
  public:
-  TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group = nullptr);
+  TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group = nullptr,
+              HgbGroupSplit split = HgbGroupSplit::Columns);
   ~TreeBuilder();
   TreeBuilder(const TreeBuilder&) = delete;
   TreeBuilder& operator=(const TreeBuilder&) = delete;
