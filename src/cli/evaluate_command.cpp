@@ -73,7 +73,7 @@ FeatureSet gini_rf_ranking(const Dataset& train, std::uint64_t seed, int threads
   params.max_features = std::floor(std::sqrt(p)) / p;
   const auto model =
       make_random_forest(params, Task::Binary)
-          ->fit(train.X, train.y, FitOptions{Rng::stream(seed, 0, 0, Purpose::Fit).next_u64(), threads, {}});
+          ->fit(train.X, train.y, FitOptions{Rng::stream(seed, 0, 0, Purpose::Fit).next_u64(), threads, {}, nullptr});
   const std::vector<double>& mdi = *model->impurity_importance();
   FeatureSet ranking(mdi.size());
   for (std::size_t j = 0; j < ranking.size(); ++j) ranking[j] = static_cast<FeatureId>(j);

@@ -107,7 +107,7 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
 
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
                            std::uint64_t slot) {
-  return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads, {}};
+  return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads, {}, nullptr};
 }
 
 FitOrigin fit_origin(const ArmData& arm_data, const FeatureSet& arm, const PreparedData* prepared) {

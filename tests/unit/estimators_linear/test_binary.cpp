@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(logistic_lasso_cv_recovers_the_true_support) {
   LassoParams params;
   params.cv_folds = 5;
   params.one_se_rule = true;
-  auto model = make_lasso(params, Task::Binary)->fit(d.X, d.y, {.seed = 7});
+  auto model = make_lasso(params, Task::Binary)->fit(d.X, d.y, FitOptions{7, 1, {}, nullptr});
   const LassoModel& lasso = as_lasso(model);
   BOOST_REQUIRE(lasso.lambda_path().size() >= 5u);
   BOOST_REQUIRE_EQUAL(lasso.cv_loss().size(), lasso.lambda_path().size());
@@ -208,7 +208,7 @@ BOOST_AUTO_TEST_CASE(logistic_lasso_cv_recovers_the_true_support) {
   BOOST_TEST(lasso.cv_loss()[chosen] < 0.85 * null_loss);
   BOOST_TEST(auc_score(fresh.y, model->predict(fresh.X)) > 0.8);
   // The same seed gives the same choice.
-  auto again = make_lasso(params, Task::Binary)->fit(d.X, d.y, {.seed = 7});
+  auto again = make_lasso(params, Task::Binary)->fit(d.X, d.y, FitOptions{7, 1, {}, nullptr});
   BOOST_TEST((again->linear()->coef - coef).isZero(0.0));
 }
 
@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(binary_mlp_learns_a_separable_problem) {
   MlpParams params;
   params.hidden = {32, 16};
   params.batch_size = 32;
-  auto model = make_mlp(params, Task::Binary)->fit(train.X, train.y, {.seed = 8});
+  auto model = make_mlp(params, Task::Binary)->fit(train.X, train.y, FitOptions{8, 1, {}, nullptr});
   const auto* mlp = dynamic_cast<const MlpModel*>(model.get());
   BOOST_REQUIRE(mlp != nullptr);
   BOOST_TEST(static_cast<int>(mlp->link()) == static_cast<int>(Link::Logistic));
@@ -240,7 +240,7 @@ BOOST_AUTO_TEST_CASE(binary_models_serialize_round_trip_bit_identically) {
   mlp_params.max_epochs = 15;
   for (auto& estimator : {make_lasso(fixed(0.01), Task::Binary), make_mlp(mlp_params, Task::Binary)}) {
     BOOST_TEST_CONTEXT(estimator->name()) {
-      auto model = estimator->fit(d.X, d.y, {.seed = 3});
+      auto model = estimator->fit(d.X, d.y, FitOptions{3, 1, {}, nullptr});
       const std::string bytes = model->serialize();
       BOOST_TEST(bytes.find("logistic") != std::string::npos);
       auto restored = estimator->deserialize(bytes);

@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(cross_validation_picks_a_path_lambda_that_predicts) {
   const Data fresh = sparse_data(1000, 40, 8, 1.0);
   LassoParams params;
   params.cv_folds = 5;
-  auto model = make_lasso(params)->fit(d.X, d.y, {.seed = 11});
+  auto model = make_lasso(params)->fit(d.X, d.y, FitOptions{11, 1, {}, nullptr});
   const LassoModel& lasso = as_lasso(model);
   const auto& path = lasso.lambda_path();
   BOOST_REQUIRE(path.size() >= 5u);  // the path may end early (glmnet's rule), never before 5 values
@@ -155,10 +155,10 @@ BOOST_AUTO_TEST_CASE(cross_validation_picks_a_path_lambda_that_predicts) {
   BOOST_TEST(mse(*model) < 1.3);  // noise variance is 1
   // The one-SE rule picks a λ at least as large; the same seed gives the same choice.
   params.one_se_rule = true;
-  auto one_se = make_lasso(params)->fit(d.X, d.y, {.seed = 11});
+  auto one_se = make_lasso(params)->fit(d.X, d.y, FitOptions{11, 1, {}, nullptr});
   BOOST_TEST(as_lasso(one_se).lambda() >= lasso.lambda());
   params.one_se_rule = false;
-  auto again = make_lasso(params)->fit(d.X, d.y, {.seed = 11, .threads = 2});
+  auto again = make_lasso(params)->fit(d.X, d.y, FitOptions{11, 2, {}, nullptr});
   BOOST_TEST(as_lasso(again).lambda() == lasso.lambda());
   BOOST_TEST((again->linear()->coef - lasso.linear()->coef).isZero(0.0));
 }

@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(mlp_fits_a_nonlinear_function) {
   // stop training on a plateau for some seeds (R² ≈ 0.6), which is the rule working, not a fitting defect.
   MlpParams params;
   params.batch_size = 32;
-  auto model = make_mlp(params)->fit(train.X, train.y, {.seed = 3});
+  auto model = make_mlp(params)->fit(train.X, train.y, FitOptions{3, 1, {}, nullptr});
   const double score = r2(model->predict(test.X), test.y);
   BOOST_TEST_MESSAGE("mlp test R2 = " << score << " after " << as_mlp(model).epochs() << " epochs");
   BOOST_TEST(score > 0.8);
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(first_layer_matches_the_networks_first_preactivation) {
   const Data d = nonlinear_data(200, 5, 4);
   MlpParams params;
   params.max_epochs = 20;
-  auto model = make_mlp(params)->fit(d.X, d.y, {.seed = 5});
+  auto model = make_mlp(params)->fit(d.X, d.y, FitOptions{5, 1, {}, nullptr});
   const MlpModel& mlp = as_mlp(model);
   const FirstLayer& first = *model->first_layer();
   BOOST_REQUIRE_EQUAL(first.weights.rows(), 64);
@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE(mlp_serialize_round_trip_is_bit_identical) {
   params.hidden = {16, 8};
   params.max_epochs = 30;
   auto estimator = make_mlp(params);
-  auto model = estimator->fit(d.X, d.y, {.seed = 7});
+  auto model = estimator->fit(d.X, d.y, FitOptions{7, 1, {}, nullptr});
   const std::string bytes = model->serialize();
   auto restored = estimator->deserialize(bytes);
   const Vector a = model->predict(d.X), b = restored->predict(d.X);
@@ -102,9 +102,9 @@ BOOST_AUTO_TEST_CASE(mlp_is_deterministic_per_seed_and_independent_of_threads) {
   MlpParams params;
   params.max_epochs = 40;
   auto estimator = make_mlp(params);
-  const Vector a = estimator->fit(d.X, d.y, {.seed = 1, .threads = 1})->predict(d.X);
-  const Vector b = estimator->fit(d.X, d.y, {.seed = 1, .threads = 2})->predict(d.X);
-  const Vector c = estimator->fit(d.X, d.y, {.seed = 2, .threads = 1})->predict(d.X);
+  const Vector a = estimator->fit(d.X, d.y, FitOptions{1, 1, {}, nullptr})->predict(d.X);
+  const Vector b = estimator->fit(d.X, d.y, FitOptions{1, 2, {}, nullptr})->predict(d.X);
+  const Vector c = estimator->fit(d.X, d.y, FitOptions{2, 1, {}, nullptr})->predict(d.X);
   BOOST_TEST((a.array() == b.array()).all());
   BOOST_TEST(!(a.array() == c.array()).all());
 }
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(early_stopping_triggers_on_a_noise_target) {
   for (Index i = 0; i < d.y.size(); ++i) d.y[i] = rng.normal();
   MlpParams params;
   params.max_epochs = 500;
-  auto model = make_mlp(params)->fit(d.X, d.y, {.seed = 11});
+  auto model = make_mlp(params)->fit(d.X, d.y, FitOptions{11, 1, {}, nullptr});
   BOOST_TEST(as_mlp(model).stopped_early());
   BOOST_TEST(as_mlp(model).epochs() < params.max_epochs);
   BOOST_TEST(model->predict(d.X).allFinite());

@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(predictions_are_libsvms_decision_function) {
   SvmParams params;
   params.c = 2.0;
   params.gamma = 0.5;
-  const auto model = make_svm(params)->fit(X, y, FitOptions{7, 1});
+  const auto model = make_svm(params)->fit(X, y, FitOptions{7, 1, {}, nullptr});
   const Vector p = model->predict(X);
   // libsvm on the same standardised rows (population sd), with the same C and gamma.
   const Eigen::MatrixXd x = X.cast<double>();
@@ -80,8 +80,8 @@ BOOST_AUTO_TEST_CASE(cv_choice_is_deterministic_and_models_round_trip) {
   Vector y;
   two_classes(120, 5, X, y);
   const auto estimator = make_svm(SvmParams{});  // C and gamma by 5-fold CV over the grid
-  const auto a = estimator->fit(X, y, FitOptions{11, 1});
-  const auto b = estimator->fit(X, y, FitOptions{11, 2});
+  const auto a = estimator->fit(X, y, FitOptions{11, 1, {}, nullptr});
+  const auto b = estimator->fit(X, y, FitOptions{11, 2, {}, nullptr});
   BOOST_TEST(a->predict(X) == b->predict(X));
   BOOST_TEST(a->serialize() == b->serialize());
   const auto restored = estimator->deserialize(a->serialize());
@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(one_class_training_rows_predict_that_class) {
   SvmParams params;
   params.c = 1.0;
   params.gamma = 1.0;
-  const auto model = make_svm(params)->fit(X, ones, FitOptions{1, 1});
+  const auto model = make_svm(params)->fit(X, ones, FitOptions{1, 1, {}, nullptr});
   for (double v : model->predict(X)) BOOST_TEST(v == 1.0);
 }
 

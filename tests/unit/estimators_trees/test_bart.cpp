@@ -46,7 +46,7 @@ BartParams quick(int trees, int sweeps, int burn) {
 
 std::unique_ptr<Model> fit_bart(const BartParams& params, const test::Problem& data, std::uint64_t seed = 7,
                                 int threads = 1) {
-  return make_bart(params)->fit(data.X, data.y, FitOptions{seed, threads});
+  return make_bart(params)->fit(data.X, data.y, FitOptions{seed, threads, {}, nullptr});
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace {
 
 std::unique_ptr<Model> fit_gbm(const GbmParams& params, const test::Problem& data, std::uint64_t seed = 1,
                                int threads = 1) {
-  return make_gbm(params)->fit(data.X, data.y, FitOptions{seed, threads});
+  return make_gbm(params)->fit(data.X, data.y, FitOptions{seed, threads, {}, nullptr});
 }
 
 /// Sets about `fraction` of the entries of X to NaN.
@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(trees_and_predict_are_safe_from_several_threads) {
   const auto train = test::friedman1(300, 6, 1.0, 27);
   const auto fresh = test::friedman1(100, 6, 1.0, 37);
   const auto estimator = make_gbm(GbmParams{});
-  const auto fitted = estimator->fit(train.X, train.y, FitOptions{1, 2});
+  const auto fitted = estimator->fit(train.X, train.y, FitOptions{1, 2, {}, nullptr});
   const auto restored = estimator->deserialize(fitted->serialize());
   const Vector expected = fitted->predict(fresh.X);
   for (const Model* model : {fitted.get(), restored.get()}) {
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(serialize_round_trip_is_exact) {
   auto fresh = test::friedman1(200, 8, 1.0, 32);
   punch_holes(fresh.X, 0.1, 33);
   const auto estimator = make_gbm(GbmParams{});
-  const auto model = estimator->fit(train.X, train.y, FitOptions{4, 1});
+  const auto model = estimator->fit(train.X, train.y, FitOptions{4, 1, {}, nullptr});
   const std::string bytes = model->serialize();
   const auto restored = estimator->deserialize(bytes);
   BOOST_TEST(restored->num_features() == 8);

@@ -133,9 +133,9 @@ BOOST_AUTO_TEST_CASE(a_fit_on_prepared_bins_equals_the_fit_that_bins_the_same_ro
   std::iota(rows.begin(), rows.end(), Index{0});
   std::vector<FeatureId> columns(static_cast<std::size_t>(data.X.cols()));
   std::iota(columns.begin(), columns.end(), FeatureId{0});
-  FitOptions with_origin{3, 1};
+  FitOptions with_origin{3, 1, {}, nullptr};
   with_origin.origin = FitOrigin{prepared.get(), rows, columns};
-  const auto plain = estimator->fit(data.X, data.y, FitOptions{3, 1});
+  const auto plain = estimator->fit(data.X, data.y, FitOptions{3, 1, {}, nullptr});
   const auto reused = estimator->fit(data.X, data.y, with_origin);
   BOOST_TEST(plain->serialize() == reused->serialize());
   // An arm: columns 2, 7, 9 of the first 300 rows, from the batch's bins; thresholds are the batch's edges.
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(a_fit_on_prepared_bins_equals_the_fit_that_bins_the_same_ro
   Matrix X(300, 3);
   for (Index i = 0; i < 300; ++i)
     for (Index c = 0; c < 3; ++c) X(i, c) = data.X(i, arm[static_cast<std::size_t>(c)]);
-  FitOptions arm_options{3, 1};
+  FitOptions arm_options{3, 1, {}, nullptr};
   arm_options.origin = FitOrigin{prepared.get(), arm_rows, arm};
   const auto model = estimator->fit(X, data.y.head(300), arm_options);
   const auto batch_bins = bin_all(data.X);
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(split_gain_and_leaf_values_by_hand) {
   params.min_child_weight = 0.0;
   params.validation_fraction = 0.0;
   const Vector y = (Vector(4) << 1, 1, 3, 5).finished();
-  const auto model = make_hgb(params)->fit(X, y, FitOptions{1, 1});
+  const auto model = make_hgb(params)->fit(X, y, FitOptions{1, 1, {}, nullptr});
   const TreeEnsemble& trees = *model->trees();
   BOOST_TEST(trees.base_score == 2.5);
   BOOST_REQUIRE(trees.trees.size() == 1u);
@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(matches_scikit_learn_first_tree_and_test_score) {
       params.lambda = l2;
       params.validation_fraction = 0.0;
       const Task task = binary ? Task::Binary : Task::Regression;
-      const auto model = make_hgb(params, task)->fit(X_train, y_train, FitOptions{1, 2});
+      const auto model = make_hgb(params, task)->fit(X_train, y_train, FitOptions{1, 2, {}, nullptr});
       // The first tree, pre-order, as scikit-learn numbers its nodes.
       const FlatTree& tree = model->trees()->trees.at(0);
       std::vector<std::int32_t> stack{0};
@@ -305,10 +305,10 @@ BOOST_AUTO_TEST_CASE(models_do_not_depend_on_the_thread_count) {
     params.colsample = 0.6;
     params.max_depth = 4;
     const auto estimator = make_hgb(params, task);
-    const auto one = estimator->fit(data.X, y, FitOptions{7, 1});
-    const auto two = estimator->fit(data.X, y, FitOptions{7, 2});
+    const auto one = estimator->fit(data.X, y, FitOptions{7, 1, {}, nullptr});
+    const auto two = estimator->fit(data.X, y, FitOptions{7, 2, {}, nullptr});
     BOOST_TEST(one->serialize() == two->serialize());
-    const auto other_seed = estimator->fit(data.X, y, FitOptions{8, 1});
+    const auto other_seed = estimator->fit(data.X, y, FitOptions{8, 1, {}, nullptr});
     BOOST_TEST(one->serialize() != other_seed->serialize());  // colsample and the held-out rows follow the seed
     // Depth limit holds, and serialization restores the same predictions.
     for (const FlatTree& tree : one->trees()->trees) BOOST_TEST(tree_shape(tree).depth <= 4);
@@ -327,7 +327,7 @@ BOOST_AUTO_TEST_CASE(early_stopping_keeps_the_best_round_and_bad_bytes_are_refus
   params.n_estimators = 2000;
   params.learning_rate = 0.5;
   params.early_stopping_rounds = 5;
-  const auto model = make_hgb(params)->fit(data.X, data.y, FitOptions{3, 1});
+  const auto model = make_hgb(params)->fit(data.X, data.y, FitOptions{3, 1, {}, nullptr});
   BOOST_TEST(model->trees()->trees.size() < 2000u);  // the hold-out stopped it
   BOOST_TEST(model->trees()->trees.size() >= 1u);
   const auto estimator = make_hgb(params);

@@ -14,7 +14,7 @@ namespace {
 
 std::unique_ptr<Model> fit_rf(const RandomForestParams& params, const test::Problem& data, std::uint64_t seed = 1,
                               int threads = 1) {
-  return make_random_forest(params)->fit(data.X, data.y, FitOptions{seed, threads});
+  return make_random_forest(params)->fit(data.X, data.y, FitOptions{seed, threads, {}, nullptr});
 }
 
 /// Leaf index (in the flat arrays) a row lands in.
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(serialize_round_trip_is_exact) {
   auto fresh = test::friedman1(100, 8, 1.0, 10);
   fresh.X(0, 3) = std::numeric_limits<float>::quiet_NaN();
   const auto estimator = make_random_forest(RandomForestParams{});
-  const auto model = estimator->fit(data.X, data.y, FitOptions{3, 2});
+  const auto model = estimator->fit(data.X, data.y, FitOptions{3, 2, {}, nullptr});
   const std::string bytes = model->serialize();
   const auto restored = estimator->deserialize(bytes);
   BOOST_TEST(restored->num_features() == 8);
@@ -291,8 +291,8 @@ BOOST_AUTO_TEST_CASE(forests_on_more_than_65535_rows_are_unchanged_by_the_speed_
   params.min_samples_leaf = 2;
   const Vector binary_y = (data.y.array() > 12.0).cast<double>();
   for (int threads : {1, 2}) {
-    const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{5, threads});
-    const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, binary_y, FitOptions{5, threads});
+    const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{5, threads, {}, nullptr});
+    const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, binary_y, FitOptions{5, threads, {}, nullptr});
     BOOST_TEST(fingerprint(*regression) == 0x1de4d7a893407f85, "threads " << threads);
     BOOST_TEST(fingerprint(*binary) == 0xebd8c6e9ab68c28c, "threads " << threads);
   }

@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(random_forest_auc_matches_scikit_learn) {
   params.max_features = std::stod(ref.at("rf_max_features"));
   const double sklearn_auc = std::stod(ref.at("rf_auc_mean"));
   for (std::uint64_t seed : {1, 2, 3}) {
-    const auto model = make_random_forest(params, Task::Binary)->fit(train.X, train.y, FitOptions{seed, 2});
+    const auto model = make_random_forest(params, Task::Binary)->fit(train.X, train.y, FitOptions{seed, 2, {}, nullptr});
     const Vector proba = model->predict(test.X);
     BOOST_TEST(proba.minCoeff() >= 0.0);
     BOOST_TEST(proba.maxCoeff() <= 1.0);
@@ -117,8 +117,8 @@ BOOST_AUTO_TEST_CASE(random_forest_binary_grows_the_regression_forest_of_the_0_1
   RandomForestParams params;
   params.n_estimators = 15;
   params.max_features = 0.5;
-  const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, data.y, FitOptions{4, 2});
-  const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{4, 1});
+  const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, data.y, FitOptions{4, 2, {}, nullptr});
+  const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{4, 1, {}, nullptr});
   const TreeEnsemble& a = *binary->trees();
   const TreeEnsemble& b = *regression->trees();
   BOOST_TEST((a.link == Link::Identity));
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(gbm_binary_equals_python_xgboost_bit_for_bit) {
   params.colsample = std::stod(ref.at("colsample_bytree"));
   params.subsample = std::stod(ref.at("subsample"));
   params.max_bin = std::stoi(ref.at("max_bin"));
-  const auto model = make_gbm(params, Task::Binary)->fit(train.X, train.y, FitOptions{11, 1});
+  const auto model = make_gbm(params, Task::Binary)->fit(train.X, train.y, FitOptions{11, 1, {}, nullptr});
   const TreeEnsemble* ensemble = model->trees();
   BOOST_REQUIRE(ensemble->trees.size() == static_cast<std::size_t>(params.n_estimators));
   // XGBoost 1.7 stores base_score as the probability (the mean label) and starts from its logit.
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(gbm_binary_tree_export_reproduces_probabilities_with_missin
   lossguide.subsample = 0.7;
   lossguide.colsample = 0.6;
   for (const GbmParams& params : {depthwise, lossguide}) {
-    const auto model = make_gbm(params, Task::Binary)->fit(train.X, train.y, FitOptions{7, 2});
+    const auto model = make_gbm(params, Task::Binary)->fit(train.X, train.y, FitOptions{7, 2, {}, nullptr});
     check_export_reproduces_probabilities(*model, fresh.X);
     check_export_reproduces_probabilities(*model, train.X);
     BOOST_TEST(auc_score(fresh.y, model->predict(fresh.X)) > 0.7);
@@ -201,12 +201,12 @@ BOOST_AUTO_TEST_CASE(gbm_binary_early_stopping_on_log_loss) {
   auto noise = binary_problem(400, 6, 8);
   Rng rng(9);
   for (Index i = 0; i < noise.y.size(); ++i) noise.y[i] = rng.uniform() < 0.4 ? 1.0 : 0.0;
-  const auto stopped = make_gbm(params, Task::Binary)->fit(noise.X, noise.y, FitOptions{1, 1});
+  const auto stopped = make_gbm(params, Task::Binary)->fit(noise.X, noise.y, FitOptions{1, 1, {}, nullptr});
   BOOST_TEST_MESSAGE("binary gbm on noise kept " << stopped->trees()->trees.size() << " rounds");
   BOOST_TEST(stopped->trees()->trees.size() < 15u);
   params.learning_rate = 0.05;
   const auto learnable = binary_problem(1000, 6, 10);
-  const auto signal = make_gbm(params, Task::Binary)->fit(learnable.X, learnable.y, FitOptions{1, 1});
+  const auto signal = make_gbm(params, Task::Binary)->fit(learnable.X, learnable.y, FitOptions{1, 1, {}, nullptr});
   BOOST_TEST_MESSAGE("binary gbm on a learnable target kept " << signal->trees()->trees.size() << " rounds");
   BOOST_TEST(signal->trees()->trees.size() > 20u);
 }
@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(binary_models_round_trip_and_keep_their_task) {
                                                  {make_gbm(boosted, Task::Binary), make_gbm(boosted)}};
   for (const auto& [binary, regression] : pairs) {
     BOOST_TEST_CONTEXT(binary->name()) {
-      const auto model = binary->fit(train.X, train.y, FitOptions{3, 2});
+      const auto model = binary->fit(train.X, train.y, FitOptions{3, 2, {}, nullptr});
       const std::string bytes = model->serialize();
       const auto restored = binary->deserialize(bytes);
       const Vector a = model->predict(fresh.X), b = restored->predict(fresh.X);
@@ -272,7 +272,7 @@ BOOST_AUTO_TEST_CASE(gini_importance_by_hand_on_one_tree) {
   params.n_estimators = 1;
   params.bootstrap = false;
   params.max_depth = 0;
-  const auto model = make_random_forest(params, Task::Binary)->fit(X, y, FitOptions{3, 1});
+  const auto model = make_random_forest(params, Task::Binary)->fit(X, y, FitOptions{3, 1, {}, nullptr});
   const std::vector<double>* mdi = model->impurity_importance();
   BOOST_REQUIRE(mdi != nullptr);
   BOOST_REQUIRE(mdi->size() == 2u);

@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(random_forest_matches_the_general_path_bit_for_bit) {
     params.n_estimators = 40;
     params.max_depth = 8;
     params.max_features = max_features;
-    const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{7, 1});
+    const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{7, 1, {}, nullptr});
     BOOST_TEST_CONTEXT("max_features " << max_features) {
       const auto single =
           check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(gbm_with_missing_values_matches_the_general_path_bit_for_bi
     params.max_leaves = max_leaves;
     params.colsample = 0.8;
     params.learning_rate = 0.2;
-    const auto model = make_gbm(params)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+    const auto model = make_gbm(params)->fit(d.X_train, d.y_train, FitOptions{9, 1, {}, nullptr});
     BOOST_TEST_CONTEXT("max_leaves " << max_leaves) {
       const auto single =
           check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(hgb_with_missing_values_matches_the_general_path_bit_for_bi
   params.max_leaves = 12;
   params.min_samples_leaf = 5;
   params.colsample = 0.8;
-  const auto model = make_hgb(params)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+  const auto model = make_hgb(params)->fit(d.X_train, d.y_train, FitOptions{9, 1, {}, nullptr});
   check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
   check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
 }
@@ -350,7 +350,7 @@ BOOST_AUTO_TEST_CASE(lasso_matches_and_zero_coefficients_give_exactly_zero) {
   const auto d = make_data(300, 100, p, 12);
   LassoParams params;
   params.lambda = 0.05;
-  const auto model = make_lasso(params)->fit(d.X_train, d.y_train, FitOptions{1, 1});
+  const auto model = make_lasso(params)->fit(d.X_train, d.y_train, FitOptions{1, 1, {}, nullptr});
   const LinearStructure* linear = model->linear();
   BOOST_REQUIRE(linear != nullptr);
   int zeros = 0;
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE(mlp_matches_the_general_path) {
   MlpParams params;
   params.hidden = {16, 8};
   params.max_epochs = 30;
-  const auto model = make_mlp(params)->fit(d.X_train, d.y_train, FitOptions{2, 1});
+  const auto model = make_mlp(params)->fit(d.X_train, d.y_train, FitOptions{2, 1, {}, nullptr});
   const auto single =
       check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Mlp, false);
   BOOST_TEST(single.scores[0] > 0.05);
@@ -384,7 +384,7 @@ BOOST_AUTO_TEST_CASE(every_path_uses_the_request_permutations) {
   const auto d = make_data(200, 50, p, 14);
   RandomForestParams params;
   params.n_estimators = 10;
-  const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{3, 1});
+  const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{3, 1, {}, nullptr});
   const auto request = make_request(*model, d.X_test, d.y_test, {{0, 4}}, Metric::R2, 1, ImportancePath::Auto);
   const auto result = permutation_importance(request);
   const Vector y_hat = model->predict(d.X_test);

@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(binary_lasso_fast_path_is_bit_identical_for_every_binary_me
   const auto d = make_data(400, 150, p, 21);
   LassoParams params;
   params.lambda = 0.02;
-  const auto model = make_lasso(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{1, 1});
+  const auto model = make_lasso(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{1, 1, {}, nullptr});
   const LinearStructure& linear = *model->linear();
   BOOST_REQUIRE(linear.link == Link::Logistic);
   int zeros = 0;
@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(binary_mlp_fast_path_matches_the_general_path) {
   MlpParams params;
   params.hidden = {16, 8};
   params.max_epochs = 40;
-  const auto model = make_mlp(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{2, 1});
+  const auto model = make_mlp(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{2, 1, {}, nullptr});
   for (Metric metric : kBinaryMetrics) {
     const auto single =
         check_against_generic(*model, d, singleton_groups(p), metric, ImportanceMethod::Mlp, /*exact=*/false);

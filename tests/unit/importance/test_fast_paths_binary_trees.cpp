@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(random_forest_classifier_matches_the_general_path_bit_for_b
     params.n_estimators = 40;
     params.max_depth = 8;
     params.max_features = max_features;
-    const auto model = make_random_forest(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{5, 1});
+    const auto model = make_random_forest(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{5, 1, {}, nullptr});
     BOOST_TEST_CONTEXT("max_features " << max_features) {
       const auto single = check_binary_metrics(*model, d, singleton_groups(p));
       BOOST_TEST(single[4] == 0.0);  // the constant column is never split on
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(logistic_hgb_with_missing_values_matches_the_general_path_b
   params.min_samples_leaf = 5;
   params.colsample = 0.8;
   params.learning_rate = 0.3;
-  const auto model = make_hgb(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+  const auto model = make_hgb(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{9, 1, {}, nullptr});
   BOOST_REQUIRE(model->trees() != nullptr);
   BOOST_TEST((model->trees()->link == Link::Logistic));
   const auto single = check_binary_metrics(*model, d, singleton_groups(p));
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(logistic_gbm_with_missing_values_matches_the_general_path_b
     params.max_leaves = max_leaves;
     params.colsample = 0.8;
     params.learning_rate = 0.3;
-    const auto model = make_gbm(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{9, 1});
+    const auto model = make_gbm(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{9, 1, {}, nullptr});
     BOOST_REQUIRE(model->trees() != nullptr);
     BOOST_TEST((model->trees()->link == Link::Logistic));
     BOOST_TEST_CONTEXT("max_leaves " << max_leaves) {
