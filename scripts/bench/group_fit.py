@@ -8,16 +8,20 @@ and K = 1 (the local engine) once as the reference result. It reports, per K, th
 fit_seconds / arms; the smallest over the repeats), the bytes the group's collectives moved per arm, and whether
 every dataset of result.h5 equals K = 1's (datasets named *seconds* hold timings and are skipped).
 
-The model for group sizes 4-64 (Amdahl with the collectives' cost, from those two measured points):
-  T(m) = s + (T1 - s)/m + C(m),    s = max(0, 2·T2 - T1 - C(2))    (s: work every member repeats)
+The model for group sizes 4-64 is built from measured phases: T(m) = T_member(m) + C(m).
+  T_member(m): the compute of one member of m, measured on one core by scripts/bench/group_share.cpp (a fit with a
+      stand-in group whose collectives are free) at the runs' arm size (mean |S| columns × the training rows);
+      it includes everything every member repeats.
   random_forest: C(m) = ceil(log2 m)·α + (m - 1)/m · F/β            (allgather of the forest's F bytes)
   hgb (columns): C(m) = A·(ceil(log2 m)·α + 17·m/β)                 (A allgathers of one 17-byte best split)
 F and A come from the K = 3 run's bytes (F = bytes per arm; A = bytes per arm / (17·2)). α = 2 µs and β = 10 GB/s by
 default (an InfiniBand cluster, as scripts/bench/scaling_model.py). It prints markdown tables and writes --json.
 
+  scripts/bench/build_bench.sh scripts/bench/group_share.cpp /tmp/group_share
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \\
       OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
-  /usr/bin/python3 scripts/bench/group_fit.py --iterations 6 --repeats 2 --json docs/data/scaling/group_fit.json
+  /usr/bin/python3 scripts/bench/group_fit.py --iterations 6 --repeats 2 --share /tmp/group_share \
+      --json docs/data/scaling/group_fit.json
 """
 import argparse
 import json
@@ -26,6 +30,7 @@ import os
 import subprocess
 import sys
 import time
+import tomllib
 
 import h5py
 import numpy as np
@@ -76,20 +81,31 @@ def identical(reference, other):
     return not differ, differ or len(a)
 
 
-def model(kind, t1, t2, bytes2, alpha, beta, sizes):
-    """T(m) per arm for each group size m, from T1 (m = 1), T2 (m = 2) and the K = 3 bytes per arm."""
+def member_times(share, kind, rows, cols, members):
+    """T_member(m) for each m, from scripts/bench/group_share.cpp."""
+    cmd = [share, kind, str(rows), str(cols), ",".join(str(m) for m in members), "3"]
+    print("$ " + " ".join(cmd), flush=True)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return {r["members"]: r["member_seconds"] for r in map(json.loads, out.splitlines())}
+
+
+def collectives(kind, bytes2, alpha, beta):
+    """C(m): the group's collectives per arm, from the K = 3 run's bytes per arm."""
     if kind == "hgb":
         allgathers = bytes2 / (SPLIT_BYTES * 2)
-        comm = lambda m: allgathers * (math.ceil(math.log2(m)) * alpha + SPLIT_BYTES * m / beta) if m > 1 else 0.0
-    else:
-        forest = bytes2
-        comm = lambda m: (math.ceil(math.log2(m)) * alpha + (m - 1) / m * forest / beta) if m > 1 else 0.0
-    serial = max(0.0, 2 * t2 - t1 - comm(2))
+        return lambda m: allgathers * (math.ceil(math.log2(m)) * alpha + SPLIT_BYTES * m / beta) if m > 1 else 0.0
+    return lambda m: (math.ceil(math.log2(m)) * alpha + (m - 1) / m * bytes2 / beta) if m > 1 else 0.0
+
+
+def model(kind, times, bytes2, alpha, beta):
+    comm = collectives(kind, bytes2, alpha, beta)
+    t1 = times[1]
     rows = []
-    for m in sizes:
-        t = serial + (t1 - serial) / m + comm(m)
-        rows.append({"m": m, "fit_per_arm": t, "speedup": t1 / t, "efficiency": t1 / (m * t), "comm": comm(m)})
-    return serial, rows
+    for m, member in sorted(times.items()):
+        t = member + comm(m)
+        rows.append({"m": m, "member_seconds": member, "comm": comm(m), "fit_per_arm": t, "speedup": t1 / t,
+                     "efficiency": t1 / (m * t)})
+    return rows
 
 
 def main():
@@ -101,6 +117,7 @@ def main():
     ap.add_argument("--alpha", type=float, default=2e-6, help="latency per message step (s)")
     ap.add_argument("--beta", type=float, default=10e9, help="bandwidth (bytes/s)")
     ap.add_argument("--work", default="/tmp/group_fit")
+    ap.add_argument("--share", default="/tmp/group_share", help="scripts/bench/group_share.cpp, built")
     ap.add_argument("--set", action="append", default=[], dest="overrides")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
@@ -117,11 +134,14 @@ def main():
                 row["identical"], row["compared"] = identical(f"{reference['out']}/result.h5", f"{row['out']}/result.h5")
                 if k not in best or row["fit_per_arm"] < best[k]["fit_per_arm"]:
                     best[k] = row
-        serial, rows = model(kind, best[2]["fit_per_arm"], best[3]["fit_per_arm"], best[3]["bytes_per_arm"],
-                             args.alpha, args.beta, [1, 2, 4, 8, 16, 32, 64])
+        with open(os.path.join(ROOT, job) if not os.path.isabs(job) else job, "rb") as f:
+            spec = tomllib.load(f)
+        train_rows = round(spec["data"]["n"] * (1 - spec.get("bandit", {}).get("test_fraction", 0.2)))
+        members = [1, 2, 4, 5, 10, 20, 25, 50, 100] if kind == "random_forest" else [1, 2, 4, 8, 16, 32, 64]
+        times = member_times(args.share, kind, train_rows, round(reference["mean_arm_size"]), members)
+        rows = model(kind, times, best[3]["bytes_per_arm"], args.alpha, args.beta)
         report["jobs"].append({"job": job, "kind": kind, "local": reference, "measured": [best[2], best[3]],
-                               "serial_per_arm": serial, "model": rows})
-
+                               "train_rows": train_rows, "model": rows})
         print(f"\n### {job} ({kind}), {args.iterations} arms, min of {args.repeats}\n")
         print("| K | group size | mean \\|S\\| | fit per arm (s) | importance per arm (s) | bytes per arm | "
               "result.h5 = K 1 | load |")
@@ -130,12 +150,12 @@ def main():
             same = "reference" if row["K"] == 1 else ("yes" if row["identical"] else f"NO: {row['compared']}")
             print(f"| {row['K']} | {max(1, row['K'] - 1)} | {row['mean_arm_size']:.0f} | {row['fit_per_arm']:.3f} | "
                   f"{row['importance_per_arm']:.3f} | {row['bytes_per_arm']:.0f} | {same} | {row['load']:.2f} |")
-        print(f"\nmodel: repeated work s = {serial:.3f} s per arm\n")
-        print("| members | fit per arm (s) | speed-up | efficiency | collectives (s) |")
-        print("|---|---|---|---|---|")
+        print(f"\nmodel at {train_rows} training rows × {round(reference['mean_arm_size'])} columns\n")
+        print("| members | one member's compute (s) | collectives (s) | fit per arm (s) | speed-up | efficiency |")
+        print("|---|---|---|---|---|---|")
         for row in rows:
-            print(f"| {row['m']} | {row['fit_per_arm']:.3f} | {row['speedup']:.2f} | {row['efficiency']:.2f} | "
-                  f"{row['comm']:.4f} |")
+            print(f"| {row['m']} | {row['member_seconds']:.4f} | {row['comm']:.4f} | {row['fit_per_arm']:.4f} | "
+                  f"{row['speedup']:.2f} | {row['efficiency']:.2f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
