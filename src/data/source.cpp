@@ -39,9 +39,7 @@ void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed
   for (Index i = 0; i < n; ++i) {
     const std::uint64_t prefix = Rng::stream_prefix(seed, static_cast<std::uint64_t>(period),
                                                     static_cast<std::uint64_t>(first_row + i), Purpose::Noise);
-    float* out = X.data() + i * X.cols() + p;
-    for (std::int64_t j = 0; j < count; ++j)
-      out[j] = static_cast<float>(Rng::from_prefix(prefix, mixed_column[static_cast<std::size_t>(j)]).normal());
+    Rng::normals_from_prefix(prefix, mixed_column, X.data() + i * X.cols() + p);
   }
   data.X = std::move(X);
   for (std::int64_t j = 1; j <= count; ++j) data.feature_names.push_back(noise_feature_name(j));

@@ -28,6 +28,24 @@ BOOST_AUTO_TEST_CASE(a_stream_from_its_prefix_is_the_stream) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(normals_four_streams_at_a_time_are_each_streams_normal) {
+  // 1 003 columns: the four-lane body, a tail of three, and ~200 lanes whose first attempt is rejected (each of those
+  // must continue exactly as normal()'s own loop).
+  const std::uint64_t prefix = Rng::stream_prefix(5, 2, 777, Purpose::Noise);
+  std::vector<std::uint64_t> mixed(1003);
+  for (std::size_t j = 0; j < mixed.size(); ++j) mixed[j] = Rng::mixed_feature(j);
+  std::vector<float> out(mixed.size());
+  Rng::normals_from_prefix(prefix, mixed, out.data());
+  int rejected_first = 0;
+  for (std::size_t j = 0; j < mixed.size(); ++j) {
+    BOOST_TEST_REQUIRE(out[j] == static_cast<float>(Rng::from_prefix(prefix, mixed[j]).normal()));
+    Rng first = Rng::from_prefix(prefix, mixed[j]);
+    const double u = 2.0 * first.uniform() - 1.0, v = 2.0 * first.uniform() - 1.0;
+    rejected_first += u * u + v * v >= 1.0;
+  }
+  BOOST_TEST(rejected_first > 100);
+}
+
 BOOST_AUTO_TEST_CASE(uniform_int_is_in_range_and_roughly_uniform) {
   Rng rng(1);
   std::vector<int> counts(7, 0);
