@@ -76,8 +76,9 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
 }  // namespace
 
 std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
-  static const std::set<std::string> ignored = {"run.out", "run.threads", "run.progress_seconds",
-                                                "run.checkpoint_every", "run.group_size", "estimator.group_split"};
+  static const std::set<std::string> ignored = {
+      "run.out",        "run.threads",          "run.progress_seconds", "run.checkpoint_every",
+      "run.group_size", "estimator.group_split"};
   const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);

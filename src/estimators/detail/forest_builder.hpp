@@ -16,97 +16,73 @@
 // take, and a few more), and the kept positions are then replayed in the sequential order with the sequential test.
 // Every candidate's numbers come from the same operations in the same order as the scalar scan, so the replay
 // takes exactly the splits the scalar scan takes.
+//
+// Filters (the bootstrap filter and the partitions after a split), with AVX2 and fewer than 257 rows
+// (forest_simd.hpp): a row set is a 256-bit map and eight entries are filtered per step, branch-free. The entries
+// then hold row·16, the byte offset of the row's RowStat, which spares the scan a shift per lane (row_of() gives the
+// row back). The draws of a node's columns, with max_features = 1, run apart from the constancy tests (select_columns).
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
 #endif
 
 #include "config/schema.hpp"
 #include "core/rng.hpp"
 #include "core/types.hpp"
+#include "estimators/detail/forest_simd.hpp"
 #include "estimators/estimator.hpp"
 
 namespace bfs::detail::forest {
 
-/// One entry of a sorted column: the value's dense rank in the column and the row (of X) it comes from.
-template <class Idx>
-struct Entry {
-  Idx rank;
-  Idx row;
-};
-
 /// Every column of X sorted once (value, then row: a total order, so the result does not depend on the sort), as p
 /// segments of n entries; ranks count distinct values (NaN is rejected before this; -0 and +0 share a rank, as
-/// they compare equal).
+/// they compare equal). The sort runs on one 64-bit key per entry, the value's bits mapped to an unsigned integer
+/// in the order of the floats (-0 first made +0) above the row: the same order as comparing (value, row) pairs,
+/// with cheaper comparisons.
 template <class Idx>
 std::vector<Entry<Idx>> presort(const Matrix& X, int threads) {
   const Index n = X.rows(), p = X.cols();
-  std::vector<std::pair<float, Idx>> sorted(static_cast<std::size_t>(n * p));
-  std::vector<Entry<Idx>> out(sorted.size());
+  std::vector<std::uint64_t> keys(static_cast<std::size_t>(n * p));
+  std::vector<Entry<Idx>> out(keys.size());
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (Index c = 0; c < p; ++c) {
-    std::pair<float, Idx>* col = sorted.data() + c * n;
-    for (Index i = 0; i < n; ++i) col[i] = {X(i, c), static_cast<Idx>(i)};
-    std::sort(col, col + n, [](const auto& a, const auto& b) {
-      return a.first < b.first || (a.first == b.first && a.second < b.second);
-    });
+    std::uint64_t* col = keys.data() + c * n;
+    for (Index i = 0; i < n; ++i) {
+      const float v = X(i, c);
+      const auto bits = std::bit_cast<std::uint32_t>(v == 0.0f ? 0.0f : v);
+      const std::uint32_t ordered = bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+      col[i] = static_cast<std::uint64_t>(ordered) << 32 | static_cast<std::uint64_t>(i);
+    }
+    std::sort(col, col + n);
     Entry<Idx>* dst = out.data() + c * n;
     Idx rank = 0;
     for (Index k = 0; k < n; ++k) {
-      if (k > 0 && col[k - 1].first < col[k].first) ++rank;
-      dst[k] = {rank, col[k].second};
+      if (k > 0 && col[k - 1] >> 32 != col[k] >> 32) ++rank;
+      dst[k] = {rank, static_cast<Idx>(col[k] & 0xFFFFFFFFu)};
     }
   }
   return out;
-}
-
-/// Bootstrap weight of a row and weight·y, side by side: the split scan reads both for every entry.
-struct RowStat {
-  double w, wy;
-};
-
-struct Split {
-  std::int32_t feature = -1;
-  std::int32_t pos = -1;  ///< last position (in the feature's sorted segment) that goes left
-  double proxy = -1.0;    ///< S_L²/W_L + S_R²/W_R: maximising it minimises the children's squared error
-};
-
-/// A node's scan: positions [begin, first) only accumulate (min_samples_leaf), [first, last] are candidates.
-struct ScanRange {
-  std::int32_t begin, first, last;
-  double w_sum, wy_sum;
-};
-
-/// A position a lane kept: its candidate's numerator and denominator, replayed in sequential order.
-struct Candidate {
-  std::int32_t pos;
-  double num, den;
-};
-
-/// The sequential rule at one candidate: take it when num > best·den (the comparison the scalar scan makes).
-inline void offer(Split& best, std::int32_t feature, std::int32_t pos, double num, double den) {
-  if (num > best.proxy * den) best = {feature, pos, num / den};
 }
 
 /// One column, scalar: the reference scan. proxy = num / den is compared as num > best·den to keep divisions off
 /// the hot loop; it is computed at every position and the cut (next value larger) tested with it, because
 /// branching on the cut alone mispredicted about once per cut.
 template <class Idx>
-void scan_column(const Entry<Idx>* col, std::int32_t feature, const ScanRange& r, const RowStat* stat, Split& best) {
+void scan_column(const Entry<Idx>* col, std::int32_t feature, const ScanRange& r, const RowStat* stat, Split& best,
+                 int row_shift) {
   double w_left = 0.0, wy_left = 0.0;
   for (std::int32_t i = r.begin; i < r.first; ++i) {
-    w_left += stat[col[i].row].w;
-    wy_left += stat[col[i].row].wy;
+    w_left += stat[col[i].row >> row_shift].w;
+    wy_left += stat[col[i].row >> row_shift].wy;
   }
   for (std::int32_t i = r.first; i <= r.last; ++i) {
-    const RowStat s = stat[col[i].row];
+    const RowStat s = stat[col[i].row >> row_shift];
     w_left += s.w;
     wy_left += s.wy;
     const double w_right = r.w_sum - w_left, wy_right = r.wy_sum - wy_left;
@@ -121,7 +97,6 @@ void scan_column(const Entry<Idx>* col, std::int32_t feature, const ScanRange& r
 /// Two doubles side by side (one SSE2 register, the x86-64 baseline); the lanes scan runs two pairs.
 using Pair = double __attribute__((vector_size(16)));
 using PairMask = std::int64_t __attribute__((vector_size(16)));
-constexpr int kLanes = 4;
 
 /// Bit l set when lane l of the comparison holds (movmskpd: one instruction instead of two extractions).
 inline int lane_bits(PairMask mask) {
@@ -166,50 +141,6 @@ template <class Idx>
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define BFS_FOREST_AVX2 1
-/// scan_lanes with the four lanes in one AVX register: the same operations on the same operands (no FMA: the target
-/// adds AVX2 only, and -ffp-contract=off), so the same bits as the SSE2 version, with half the arithmetic
-/// instructions. Chosen at run time (has_avx2()).
-template <class Idx>
-__attribute__((target("avx2"))) void scan_lanes_avx2(const Entry<Idx>* const* cols, const ScanRange& r,
-                                                     const RowStat* stat, double threshold, Candidate* events,
-                                                     std::int32_t stride, std::int32_t* counts) {
-  const Entry<Idx>*c0 = cols[0], *c1 = cols[1], *c2 = cols[2], *c3 = cols[3];
-  const __m256d w_sum = _mm256_set1_pd(r.w_sum), wy_sum = _mm256_set1_pd(r.wy_sum), thr = _mm256_set1_pd(threshold);
-  __m256d w = _mm256_setzero_pd(), wy = _mm256_setzero_pd();
-  for (std::int32_t i = r.begin; i <= r.last; ++i) {
-    // {w, wy} of lanes 0 and 2, and of lanes 1 and 3, then regrouped as {w0, w1, w2, w3} and {wy0, wy1, wy2, wy3}.
-    const __m256d s02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&stat[c0[i].row].w)),
-                                             _mm_loadu_pd(&stat[c2[i].row].w), 1);
-    const __m256d s13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&stat[c1[i].row].w)),
-                                             _mm_loadu_pd(&stat[c3[i].row].w), 1);
-    w = _mm256_add_pd(w, _mm256_unpacklo_pd(s02, s13));
-    wy = _mm256_add_pd(wy, _mm256_unpackhi_pd(s02, s13));
-    if (i < r.first) continue;
-    const __m256d w_right = _mm256_sub_pd(w_sum, w), wy_right = _mm256_sub_pd(wy_sum, wy);
-    const __m256d num = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(wy, wy), w_right),
-                                      _mm256_mul_pd(_mm256_mul_pd(wy_right, wy_right), w));
-    const __m256d den = _mm256_mul_pd(w, w_right);
-    const int hit = _mm256_movemask_pd(_mm256_cmp_pd(num, _mm256_mul_pd(thr, den), _CMP_GT_OQ));
-    if (hit != 0) [[unlikely]] {
-      alignas(32) double num_l[kLanes], den_l[kLanes];
-      _mm256_store_pd(num_l, num);
-      _mm256_store_pd(den_l, den);
-      for (int l = 0; l < kLanes; ++l) {
-        if ((hit >> l & 1) && cols[l][i].rank < cols[l][i + 1].rank)
-          events[l * stride + counts[l]++] = {i, num_l[l], den_l[l]};
-      }
-    }
-  }
-}
-
-inline bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
-#endif
-
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
 template <class Idx>
 class TreeBuilder {
@@ -226,11 +157,18 @@ class TreeBuilder {
         counts_(n_),
         stat_(n_),
         go_left_(n_),
-        columns_(static_cast<std::size_t>(p_) * n_ + 1),  // + 1: the branch-free bootstrap filter writes one ahead
-        scratch_(n_),
+        // The branch-free filters write (and the vector ones read) a few entries past a column's end.
+        columns_(static_cast<std::size_t>(p_) * n_ + kFilterSlack),
+        // The scalar partition's right entries; the vector one's, of every column (partition_columns_avx2).
+        scratch_(static_cast<std::size_t>(p_ + 1) * n_ + kFilterSlack),
+        moved_(p_),
         features_(p_),
+        selected_(p_),
         events_(static_cast<std::size_t>(kLanes) * n_) {
-    selected_.reserve(static_cast<std::size_t>(p_));
+#if defined(BFS_FOREST_AVX2)
+    if constexpr (std::is_same_v<Idx, std::uint16_t>) vector_filters_ = n_ <= 256 && has_avx2();
+    row_shift_ = vector_filters_ ? kRowScale : 0;
+#endif
   }
 
   /// Grows tree `tree_index`; `decrease` (p entries) receives each column's total impurity decrease in it.
@@ -252,11 +190,19 @@ class TreeBuilder {
     return (params_.max_depth > 0 && depth >= params_.max_depth) || count < params_.min_samples_split ||
            count < 2 * params_.min_samples_leaf;
   }
-  Entry<Idx>* column(std::int32_t c) { return columns_.data() + static_cast<std::size_t>(c) * n_unique_; }
+  Entry<Idx>* column(std::int32_t c) {
+    return columns_.data() + static_cast<std::size_t>(c) * n_unique_;
+  }
+  std::int32_t row_of(const Entry<Idx>& e) const {
+    return static_cast<std::int32_t>(e.row) >> row_shift_;
+  }
   void bootstrap(Rng& rng);
   NodeStats node_stats(std::int32_t ref_column, std::int32_t begin, std::int32_t end, int depth);
-  void select_columns(std::int32_t begin, std::int32_t end, Rng& rng);
+  // flatten: the draws must be inlined (an out-of-line uniform_int per draw cost a tenth of the fit), whatever the
+  // inliner's budget for this function says.
+  [[gnu::flatten]] std::int32_t select_columns(std::int32_t begin, std::int32_t end, Rng& rng);
   Split find_split(const Task& task, Rng& rng);
+  void mark_left(const Entry<Idx>* split_column, std::int32_t begin, std::int32_t mid, std::int32_t end);
   void partition_all(std::int32_t skip, std::int32_t begin, std::int32_t mid, std::int32_t end, bool left_leaf,
                      bool right_leaf);
 
@@ -272,10 +218,14 @@ class TreeBuilder {
   std::vector<std::uint8_t> go_left_;
   std::vector<Entry<Idx>> columns_;  // p_ segments of n_unique_ entries: the sample sorted by each column
   std::vector<Entry<Idx>> scratch_;
+  std::vector<std::int32_t> moved_;  // the columns partition_columns_avx2 moved
   std::vector<std::int32_t> features_;
-  std::vector<std::int32_t> selected_;  // the node's columns to scan, in draw order
+  std::vector<std::int32_t> selected_;  // the node's columns to scan, in draw order (select_columns' count)
   std::vector<Candidate> events_;       // kLanes lists of n_ entries (scan_lanes)
   std::vector<Task> stack_;
+  bool vector_filters_ = false;  // rows below 256 and AVX2: RowBits and the vector filters (forest_simd.hpp)
+  int row_shift_ = 0;            // kRowScale with vector_filters_: the entries hold row·16 (row_of undoes it)
+  RowBits row_bits_;             // the bootstrap sample, then a split's left rows (vector_filters_)
 };
 
 /// Draws the tree's bootstrap counts and keeps, per column, the sampled rows in sorted order.
@@ -290,6 +240,17 @@ void TreeBuilder<Idx>::bootstrap(Rng& rng) {
     stat_[r] = {static_cast<double>(counts_[r]), counts_[r] * y_[r]};
     n_unique_ += counts_[r] > 0;
   }
+#if defined(BFS_FOREST_AVX2)
+  if constexpr (std::is_same_v<Idx, std::uint16_t>) {
+    if (vector_filters_) {
+      row_bits_.clear();
+      for (std::int32_t r = 0; r < n_; ++r)
+        if (counts_[r] > 0) row_bits_.set(static_cast<unsigned>(r));
+      filter_columns_avx2(presorted_.data(), n_, p_, row_bits_, columns_.data());
+      return;
+    }
+  }
+#endif
   for (std::int32_t c = 0; c < p_; ++c) {
     const Entry<Idx>* src = presorted_.data() + static_cast<std::size_t>(c) * n_;
     Entry<Idx>* dst = column(c);
@@ -307,15 +268,15 @@ typename TreeBuilder<Idx>::NodeStats TreeBuilder<Idx>::node_stats(std::int32_t r
   const Entry<Idx>* ref = column(ref_column);
   double w_sum = 0.0, wy_sum = 0.0;
   for (std::int32_t i = begin; i < end; ++i) {
-    w_sum += stat_[ref[i].row].w;
-    wy_sum += stat_[ref[i].row].wy;
+    w_sum += stat_[row_of(ref[i])].w;
+    wy_sum += stat_[row_of(ref[i])].wy;
   }
   if (must_be_leaf(end - begin, depth)) return {w_sum, wy_sum, true};
   const double mean = wy_sum / w_sum;
   double impurity = 0.0;
   for (std::int32_t i = begin; i < end; ++i) {
-    const double d = y_[ref[i].row] - mean;
-    impurity += stat_[ref[i].row].w * d * d;
+    const double d = y_[row_of(ref[i])] - mean;
+    impurity += stat_[row_of(ref[i])].w * d * d;
   }
   return {w_sum, wy_sum, impurity / w_sum <= DBL_EPSILON};  // pure node (scikit-learn's EPSILON test)
 }
@@ -353,7 +314,7 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
     if (split.feature < 0) continue;  // every column constant in this node
 
     const Entry<Idx>* best = column(split.feature);
-    const float a = X_(best[split.pos].row, split.feature), b = X_(best[split.pos + 1].row, split.feature);
+    const float a = X_(row_of(best[split.pos]), split.feature), b = X_(row_of(best[split.pos + 1]), split.feature);
     float threshold = static_cast<float>(0.5 * (static_cast<double>(a) + static_cast<double>(b)));
     if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
 
@@ -367,7 +328,7 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
     tree.left[task.node] = left;
     tree.right[task.node] = right;
     if (ls.leaf && rs.leaf) continue;
-    for (std::int32_t i = task.begin; i < task.end; ++i) go_left_[best[i].row] = i < mid;
+    mark_left(best, task.begin, mid, task.end);
     partition_all(split.feature, task.begin, mid, task.end, ls.leaf, rs.leaf);
     if (!rs.leaf) stack_.push_back({right, mid, task.end, task.depth + 1, rs.w_sum, rs.wy_sum});
     if (!ls.leaf) stack_.push_back({left, task.begin, mid, task.depth + 1, ls.w_sum, ls.wy_sum});
@@ -376,41 +337,77 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
 }
 
 /// The node's columns to scan: a partial Fisher–Yates over features_ (each node sees a uniform random order of the
-/// columns) until m_ non-constant columns are found, the plain builder's draws exactly.
+/// columns) until m_ non-constant columns are found, the plain builder's draws exactly. With m_ = p_ (the default)
+/// every column is drawn whatever the constancy tests say, so the draws (a serial chain through the generator) run
+/// first and the tests (independent loads) after, without a branch.
 template <class Idx>
-void TreeBuilder<Idx>::select_columns(std::int32_t begin, std::int32_t end, Rng& rng) {
-  selected_.clear();
-  for (std::int32_t k = 0; k < p_ && static_cast<int>(selected_.size()) < m_; ++k) {
-    const auto j = k + static_cast<std::int32_t>(rng.uniform_int(static_cast<std::uint64_t>(p_ - k)));
-    std::swap(features_[k], features_[j]);
-    const std::int32_t f = features_[k];
-    const Entry<Idx>* col = column(f);
-    if (col[begin].rank != col[end - 1].rank) selected_.push_back(f);
+std::int32_t TreeBuilder<Idx>::select_columns(std::int32_t begin, std::int32_t end, Rng& rng) {
+  // Locals throughout: the generator's state stays in registers, and the stores cannot alias the members.
+  const std::int32_t p = p_;
+  std::int32_t* features = features_.data();
+  std::int32_t* selected = selected_.data();
+  const Entry<Idx>* columns = columns_.data();
+  const auto stride = static_cast<std::size_t>(n_unique_);
+  const auto constant = [&](std::int32_t f) {
+    const Entry<Idx>* col = columns + static_cast<std::size_t>(f) * stride;
+    return col[begin].rank == col[end - 1].rank;
+  };
+  Rng local = rng;
+  std::int32_t count = 0;
+  if (m_ >= p) {
+    for (std::int32_t k = 0; k < p; ++k) {
+      // The bound through an empty asm: as an induction variable, GCC widened it to 128 bits for the multiply.
+      auto bound = static_cast<std::uint64_t>(p - k);
+      asm("" : "+r"(bound));
+      const auto j = k + static_cast<std::int32_t>(local.uniform_int(bound));
+      std::swap(features[k], features[j]);
+    }
+    for (std::int32_t k = 0; k < p; ++k) {
+      selected[count] = features[k];
+      count += !constant(features[k]);
+    }
+  } else {
+    for (std::int32_t k = 0; k < p && count < m_; ++k) {
+      const auto j = k + static_cast<std::int32_t>(local.uniform_int(static_cast<std::uint64_t>(p - k)));
+      std::swap(features[k], features[j]);
+      if (!constant(features[k])) selected[count++] = features[k];
+    }
   }
+  rng = local;
+  return count;
 }
 
 template <class Idx>
 Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
-  select_columns(task.begin, task.end, rng);
+  const std::int32_t count = select_columns(task.begin, task.end, rng);
   const std::int32_t min_leaf = params_.min_samples_leaf;
   // Left child keeps >= min_leaf rows from `first` on, the right child up to `last`.
   const ScanRange range{task.begin, task.begin + min_leaf - 1, task.end - min_leaf - 1, task.w_sum, task.wy_sum};
   const RowStat* stat = stat_.data();
   Split best;
-  const auto count = static_cast<std::int32_t>(selected_.size());
   std::int32_t k = 0;
   // The first column alone: the lanes' threshold is then a real split's value, so few positions are kept.
-  if (k < count) scan_column(column(selected_[k]), selected_[k], range, stat, best), ++k;
+  if (k < count) scan_column(column(selected_[k]), selected_[k], range, stat, best, row_shift_), ++k;
+#if defined(BFS_FOREST_AVX2)
+  // A short last block of two or three columns is cheaper in the lanes than one by one.
+  if (has_avx2()) {
+    const std::int32_t in_lanes = count - k < 2 ? 0 : count - k;
+    const auto scan = [&]<bool kScaled>() {
+      scan_columns_avx2<Idx, kScaled>(columns_.data(), static_cast<std::size_t>(n_unique_), selected_.data() + k,
+                                      in_lanes, range, stat, events_.data(), n_, best);
+    };
+    if (row_shift_ != 0)
+      scan.template operator()<true>();
+    else
+      scan.template operator()<false>();
+    k += in_lanes;
+  }
+#endif
   for (; k + kLanes <= count; k += kLanes) {
     const Entry<Idx>* cols[kLanes];
     for (int l = 0; l < kLanes; ++l) cols[l] = column(selected_[k + l]);
     std::int32_t kept[kLanes] = {};
-#if defined(BFS_FOREST_AVX2)
-    if (has_avx2())
-      scan_lanes_avx2(cols, range, stat, best.proxy, events_.data(), n_, kept);
-    else
-#endif
-      scan_lanes(cols, range, stat, best.proxy, events_.data(), n_, kept);
+    scan_lanes(cols, range, stat, best.proxy, events_.data(), n_, kept);
     for (int l = 0; l < kLanes; ++l) {
       for (std::int32_t e = 0; e < kept[l]; ++e) {
         const Candidate& c = events_[static_cast<std::size_t>(l) * n_ + e];
@@ -418,16 +415,46 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
       }
     }
   }
-  for (; k < count; ++k) scan_column(column(selected_[k]), selected_[k], range, stat, best);
+  for (; k < count; ++k) scan_column(column(selected_[k]), selected_[k], range, stat, best, row_shift_);
   return best;
 }
 
 /// Stable partition of every column's segment by go_left_ (the split column is in place already; a column constant
 /// in the node needs none: its entries hold one value, so any of them tell the children so). A child that is a leaf
 /// is never read again, so when one is, the other child's entries are just packed into place (no scratch copy).
+/// The rows of the split column's [begin, mid) go left: go_left_ for the scalar partition, row_bits_ for the vector
+/// one.
+template <class Idx>
+void TreeBuilder<Idx>::mark_left(const Entry<Idx>* split_column, std::int32_t begin, std::int32_t mid,
+                                 std::int32_t end) {
+  if (vector_filters_) {
+    row_bits_.clear();
+    for (std::int32_t i = begin; i < mid; ++i) row_bits_.set(row_of(split_column[i]));
+    return;
+  }
+  for (std::int32_t i = begin; i < end; ++i) go_left_[split_column[i].row] = i < mid;
+}
+
 template <class Idx>
 void TreeBuilder<Idx>::partition_all(std::int32_t skip, std::int32_t begin, std::int32_t mid, std::int32_t end,
                                      bool left_leaf, bool right_leaf) {
+#if defined(BFS_FOREST_AVX2)
+  if constexpr (std::is_same_v<Idx, std::uint16_t>) {
+    if (vector_filters_) {
+      const auto stride = static_cast<std::size_t>(n_unique_);
+      if (right_leaf)
+        partition_columns_avx2<true, false>(columns_.data(), stride, p_, skip, begin, mid, end, row_bits_,
+                                            scratch_.data(), moved_.data());
+      else if (left_leaf)
+        partition_columns_avx2<false, true>(columns_.data(), stride, p_, skip, begin, mid, end, row_bits_,
+                                            scratch_.data(), moved_.data());
+      else
+        partition_columns_avx2<true, true>(columns_.data(), stride, p_, skip, begin, mid, end, row_bits_,
+                                           scratch_.data(), moved_.data());
+      return;
+    }
+  }
+#endif
   const std::uint8_t* go_left = go_left_.data();
   for (std::int32_t c = 0; c < p_; ++c) {
     Entry<Idx>* col = column(c);

@@ -292,7 +292,8 @@ BOOST_AUTO_TEST_CASE(forests_on_more_than_65535_rows_are_unchanged_by_the_speed_
   const Vector binary_y = (data.y.array() > 12.0).cast<double>();
   for (int threads : {1, 2}) {
     const auto regression = make_random_forest(params)->fit(data.X, data.y, FitOptions{5, threads, {}, nullptr});
-    const auto binary = make_random_forest(params, Task::Binary)->fit(data.X, binary_y, FitOptions{5, threads, {}, nullptr});
+    const auto binary =
+        make_random_forest(params, Task::Binary)->fit(data.X, binary_y, FitOptions{5, threads, {}, nullptr});
     BOOST_TEST(fingerprint(*regression) == 0x1de4d7a893407f85, "threads " << threads);
     BOOST_TEST(fingerprint(*binary) == 0xebd8c6e9ab68c28c, "threads " << threads);
   }

@@ -82,7 +82,8 @@ BOOST_AUTO_TEST_CASE(random_forest_auc_matches_scikit_learn) {
   params.max_features = std::stod(ref.at("rf_max_features"));
   const double sklearn_auc = std::stod(ref.at("rf_auc_mean"));
   for (std::uint64_t seed : {1, 2, 3}) {
-    const auto model = make_random_forest(params, Task::Binary)->fit(train.X, train.y, FitOptions{seed, 2, {}, nullptr});
+    const auto model =
+        make_random_forest(params, Task::Binary)->fit(train.X, train.y, FitOptions{seed, 2, {}, nullptr});
     const Vector proba = model->predict(test.X);
     BOOST_TEST(proba.minCoeff() >= 0.0);
     BOOST_TEST(proba.maxCoeff() <= 1.0);

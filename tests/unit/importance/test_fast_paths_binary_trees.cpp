@@ -131,7 +131,8 @@ BOOST_AUTO_TEST_CASE(random_forest_classifier_matches_the_general_path_bit_for_b
     params.n_estimators = 40;
     params.max_depth = 8;
     params.max_features = max_features;
-    const auto model = make_random_forest(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{5, 1, {}, nullptr});
+    const auto model =
+        make_random_forest(params, Task::Binary)->fit(d.X_train, d.y_train, FitOptions{5, 1, {}, nullptr});
     BOOST_TEST_CONTEXT("max_features " << max_features) {
       const auto single = check_binary_metrics(*model, d, singleton_groups(p));
       BOOST_TEST(single[4] == 0.0);  // the constant column is never split on
