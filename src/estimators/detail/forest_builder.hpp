@@ -166,7 +166,8 @@ class TreeBuilder {
         selected_(p_),
         events_(static_cast<std::size_t>(kLanes) * n_) {
 #if defined(BFS_FOREST_AVX2)
-    if constexpr (std::is_same_v<Idx, std::uint16_t>) vector_filters_ = n_ <= 256 && has_avx2();
+    vector_scan_ = has_avx2();
+    if constexpr (std::is_same_v<Idx, std::uint16_t>) vector_filters_ = n_ <= 256 && vector_scan_;
     row_shift_ = vector_filters_ ? kRowScale : 0;
 #endif
   }
@@ -223,6 +224,7 @@ class TreeBuilder {
   std::vector<std::int32_t> selected_;  // the node's columns to scan, in draw order (select_columns' count)
   std::vector<Candidate> events_;       // kLanes lists of n_ entries (scan_lanes)
   std::vector<Task> stack_;
+  bool vector_scan_ = false;     // AVX2 (has_avx2()): the scan's blocks in scan_columns_avx2
   bool vector_filters_ = false;  // rows below 256 and AVX2: RowBits and the vector filters (forest_simd.hpp)
   int row_shift_ = 0;            // kRowScale with vector_filters_: the entries hold row·16 (row_of undoes it)
   RowBits row_bits_;             // the bootstrap sample, then a split's left rows (vector_filters_)
@@ -390,7 +392,7 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
   if (k < count) scan_column(column(selected_[k]), selected_[k], range, stat, best, row_shift_), ++k;
 #if defined(BFS_FOREST_AVX2)
   // A short last block of two or three columns is cheaper in the lanes than one by one.
-  if (has_avx2()) {
+  if (vector_scan_) {
     const std::int32_t in_lanes = count - k < 2 ? 0 : count - k;
     const auto scan = [&]<bool kScaled>() {
       scan_columns_avx2<Idx, kScaled>(columns_.data(), static_cast<std::size_t>(n_unique_), selected_.data() + k,

@@ -10,6 +10,7 @@
 // case (a few hundred training rows): a row set is then a 256-bit map, held in two registers, so eight entries'
 // membership is a handful of in-register byte lookups and shifts (no gather); the kept entries are packed with a
 // permutation looked up from the 8-bit mask, eight entries per step and no branch on the data.
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 
@@ -84,12 +85,19 @@ inline const RowStat& stat_of(const RowStat* stat, unsigned row) {
 /// more.
 constexpr std::int32_t kFilterSlack = 8;
 
+/// Off: has_avx2() says no, so the portable paths (scalar filters, SSE2 lanes) run on any machine; the unit test
+/// checks they grow the same trees. Read when a tree builder starts, so set it between fits only.
+inline std::atomic<bool> vector_paths_on{true};
+inline void set_vector_paths(bool on) {
+  vector_paths_on.store(on, std::memory_order_relaxed);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BFS_FOREST_AVX2 1
 
 inline bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
+  return yes && vector_paths_on.load(std::memory_order_relaxed);
 }
 
 /// forest_builder.hpp's scan_lanes with the four lanes in one AVX register: the same operations on the same operands

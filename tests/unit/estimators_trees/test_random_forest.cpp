@@ -1,9 +1,12 @@
 // random_forest: accuracy on Friedman #1, exact fits, hyperparameters, determinism, serialization, bad input.
 #include <boost/test/unit_test.hpp>
+#include <cstdlib>
 #include <map>
 #include <set>
+#include <string>
 
 #include "core/error.hpp"
+#include "estimators/detail/forest_simd.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
 #include "test_data.hpp"
@@ -270,13 +273,47 @@ BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
     params.min_samples_leaf = c.min_leaf;
     params.max_features = c.max_features;
     params.bootstrap = c.bootstrap;
-    for (int threads : {1, 2}) {
-      const std::uint64_t h = fingerprint(*fit_rf(params, data, 5, threads));
+    for (int threads : {1, 2, -1}) {  // -1: one thread, the portable paths (no AVX2 kernels)
+      detail::forest::set_vector_paths(threads > 0);
+      const std::uint64_t h = fingerprint(*fit_rf(params, data, 5, std::abs(threads)));
+      detail::forest::set_vector_paths(true);
       BOOST_TEST_MESSAGE("depth " << c.depth << " features " << c.max_features << " bootstrap " << c.bootstrap << ": "
                                   << std::hex << h);
       BOOST_TEST(h == c.expected, "depth " << c.depth << " min_split " << c.min_split << " min_leaf " << c.min_leaf
                                            << " max_features " << c.max_features << " bootstrap " << c.bootstrap
                                            << " threads " << threads << ": fingerprint " << std::hex << h);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(portable_paths_grow_the_vector_paths_trees) {
+  // The builder picks AVX2 kernels at run time (forest_simd.hpp); with them switched off, the portable ones (scalar
+  // filters, SSE2 lanes) run on this machine too, and must grow the same forests: at most 256 rows (the 256-bit row
+  // map) and above, regression and binary, one column per node and a fraction of them.
+  struct Restore {
+    ~Restore() { detail::forest::set_vector_paths(true); }
+  } restore;
+  for (const Index n : {240, 1000}) {
+    const auto data = resampled_rows(n, 12, 21);
+    const Vector binary_y = (data.y.array() > 12.0).cast<double>();
+    for (const double max_features : {1.0, 0.3}) {
+      for (const int depth : {10, 0}) {
+        RandomForestParams params;
+        params.n_estimators = 8;
+        params.max_depth = depth;
+        params.max_features = max_features;
+        for (const Task task : {Task::Regression, Task::Binary}) {
+          const Vector& y = task == Task::Binary ? binary_y : data.y;
+          std::vector<std::string> models;
+          for (const bool vector_on : {true, false}) {
+            detail::forest::set_vector_paths(vector_on);
+            models.push_back(
+                make_random_forest(params, task)->fit(data.X, y, FitOptions{3, 1, {}, nullptr})->serialize());
+          }
+          BOOST_TEST((models[0] == models[1]), "rows " << n << " max_features " << max_features << " depth " << depth
+                                                       << " binary " << (task == Task::Binary));
+        }
+      }
     }
   }
 }
