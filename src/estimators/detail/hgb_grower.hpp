@@ -175,10 +175,12 @@ class Grower {
       for (std::ptrdiff_t i = 0; i < count; ++i) ordered_h_[i] = grad_->h[rows[i]];
     const std::int64_t* og = ordered_g_.data();
     const std::int64_t* oh = ordered_h_.data();
-    const auto [first, last] = columns_built();
-    const auto features = static_cast<std::ptrdiff_t>(last - first);
+    // Plain variables, not a structured binding: OpenMP cannot capture one.
+    const auto first = static_cast<std::ptrdiff_t>(columns_built().first);
+    const auto last = static_cast<std::ptrdiff_t>(columns_built().second);
+    const std::ptrdiff_t features = last - first;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 8) if (threads_ > 1 && count * features > 50000)
-    for (auto k = static_cast<std::ptrdiff_t>(first); k < static_cast<std::ptrdiff_t>(last); ++k) {
+    for (std::ptrdiff_t k = first; k < last; ++k) {
       const auto c = static_cast<std::size_t>(allowed_[static_cast<std::size_t>(k)]);
       Entry* h = hist + offset_[c];
       std::fill(h, hist + offset_[c + 1], Entry{});
@@ -248,9 +250,11 @@ class Grower {
     const double node_score = score(node);
     const auto features = static_cast<std::ptrdiff_t>(allowed_.size());
     per_column_.assign(static_cast<std::size_t>(features), SplitChoice{});
-    const auto [first, last] = share_;  // in a fit group the members' shares are then exchanged
+    // In a fit group, this member's share of the columns; the members' best splits are then exchanged.
+    const auto first = static_cast<std::ptrdiff_t>(share_.first);
+    const auto last = static_cast<std::ptrdiff_t>(share_.second);
 #pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1 && features > 64)
-    for (auto k = static_cast<std::ptrdiff_t>(first); k < static_cast<std::ptrdiff_t>(last); ++k) {
+    for (std::ptrdiff_t k = first; k < last; ++k) {
       const int c = allowed_[static_cast<std::size_t>(k)];
       SplitChoice s = scan_column(hist + offset_[static_cast<std::size_t>(c)], binned_.value_bins(c), node, node_score);
       if (s.feature >= 0) s.feature = c;
