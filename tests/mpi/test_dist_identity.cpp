@@ -14,21 +14,11 @@
 #include "identity.hpp"
 #include "methods/bandit/bandit_result.hpp"
 #include "methods/registry.hpp"
+#include "mpi_session.hpp"
 
 using namespace bfs;
 
 namespace {
-
-std::unique_ptr<dist::Session> g_session;
-
-struct SessionFixture {
-  SessionFixture() {
-    auto& suite = boost::unit_test::framework::master_test_suite();
-    g_session = std::make_unique<dist::Session>(suite.argc, suite.argv);
-  }
-  ~SessionFixture() { g_session.reset(); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
 /// Runs `job` distributed (threads 1) and, on rank 0, locally (threads 2); compares on rank 0. G = 1 and 4.
 /// Returns, on rank 0, the local run with G = 4.

@@ -9,21 +9,11 @@
 
 #include "core/error.hpp"
 #include "dist/runtime.hpp"
+#include "mpi_session.hpp"
 
 using namespace bfs;
 
 namespace {
-
-std::unique_ptr<dist::Session> g_session;
-
-struct SessionFixture {
-  SessionFixture() {
-    auto& suite = boost::unit_test::framework::master_test_suite();
-    g_session = std::make_unique<dist::Session>(suite.argc, suite.argv);
-  }
-  ~SessionFixture() { g_session.reset(); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
 /// Task i returns {i, i², rank that ran it}; the lengths vary with i (0..2 values beyond the first) so the
 /// encoding of uneven results is exercised too.

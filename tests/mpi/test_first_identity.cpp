@@ -9,21 +9,11 @@
 #include "dist/runtime.hpp"
 #include "identity.hpp"
 #include "methods/registry.hpp"
+#include "mpi_session.hpp"
 
 using namespace bfs;
 
 namespace {
-
-std::unique_ptr<dist::Session> g_session;
-
-struct SessionFixture {
-  SessionFixture() {
-    auto& suite = boost::unit_test::framework::master_test_suite();
-    g_session = std::make_unique<dist::Session>(suite.argc, suite.argv);
-  }
-  ~SessionFixture() { g_session.reset(); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
 void check_job(const std::string& text) {
   const JobConfig job = parse_job(methods::catalog(), text, "job.toml");

@@ -16,21 +16,11 @@
 #include "dist/runtime.hpp"
 #include "estimators/estimator.hpp"
 #include "methods/fit_group.hpp"
+#include "mpi_session.hpp"
 
 using namespace bfs;
 
 namespace {
-
-std::unique_ptr<dist::Session> g_session;
-
-struct SessionFixture {
-  SessionFixture() {
-    auto& suite = boost::unit_test::framework::master_test_suite();
-    g_session = std::make_unique<dist::Session>(suite.argc, suite.argv);
-  }
-  ~SessionFixture() { g_session.reset(); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(SessionFixture);
 
 /// n rows of friedman1 on the first 5 of p uniform columns (every rank draws the same); every 17th value of column 7
 /// NaN when `with_nan`. Binary: y = 1 when the friedman1 mean exceeds its median-ish 14.
