@@ -153,8 +153,8 @@ class Estimator {
   /// FitOptions::origin; nullptr when the estimator has none. A fit given it returns the same model whichever
   /// thread or rank prepared it; it may differ from a fit without it (hgb: bins from the batch's rows).
   virtual std::shared_ptr<const PreparedData> prepare(const Matrix& /*X*/, int /*threads*/) const { return nullptr; }
-  /// True when fit() splits its work over FitOptions::group (random_forest: trees; hgb: histogram rows and split
-  /// scans). Others ignore the group: the caller then lets one member fit and sends the model.
+  /// True when fit() splits its work over FitOptions::group (random_forest: trees; hgb: columns, or rows, of its
+  /// histograms and split scans). Others ignore the group: the caller then lets one member fit and sends the model.
   virtual bool fits_in_group() const { return false; }
 };
 
