@@ -52,30 +52,6 @@ Rng Rng::stream(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Pur
   return Rng(derive_key(seed, parts));
 }
 
-void Rng::normals_from_prefix(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out) {
-  constexpr std::size_t kLanes = 4;
-  const std::size_t n = mixed_features.size();
-  std::size_t j = 0;
-  for (; j + kLanes <= n; j += kLanes) {
-    std::array<Rng, kLanes> lanes{from_prefix(prefix, mixed_features[j]), from_prefix(prefix, mixed_features[j + 1]),
-                                  from_prefix(prefix, mixed_features[j + 2]),
-                                  from_prefix(prefix, mixed_features[j + 3])};
-    // normal()'s first attempt in every lane; a lane that rejects it (about one in five) continues in normal()
-    // from the state the attempt left, exactly as normal()'s own loop would.
-    std::array<double, kLanes> u{}, v{}, s{};
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      u[l] = 2.0 * lanes[l].uniform() - 1.0;
-      v[l] = 2.0 * lanes[l].uniform() - 1.0;
-      s[l] = u[l] * u[l] + v[l] * v[l];
-    }
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      const bool accepted = s[l] > 0.0 && s[l] < 1.0;
-      out[j + l] = static_cast<float>(accepted ? u[l] * std::sqrt(-2.0 * std::log(s[l]) / s[l]) : lanes[l].normal());
-    }
-  }
-  for (; j < n; ++j) out[j] = static_cast<float>(from_prefix(prefix, mixed_features[j]).normal());
-}
-
 double Rng::normal() {
   for (;;) {
     const double u = 2.0 * uniform() - 1.0;

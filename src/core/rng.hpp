@@ -52,8 +52,9 @@ class Rng {
   static std::uint64_t stream_prefix(std::uint64_t seed, std::uint64_t round, std::uint64_t slot, Purpose purpose);
   static std::uint64_t mixed_feature(std::uint64_t feature);
   static Rng from_prefix(std::uint64_t prefix, std::uint64_t mixed_feature);
-  /// out[j] = float(from_prefix(prefix, mixed_features[j]).normal()) for every j, the same numbers, computed four
-  /// streams at a time so their independent work overlaps in the CPU (the noise columns: 25 M draws a period).
+  /// out[j] = float(from_prefix(prefix, mixed_features[j]).normal()) for every j, the same numbers, computed eight
+  /// streams at a time in AVX-512 registers where the CPU has them, four at a time otherwise (rng_normals.cpp; the
+  /// noise columns: 25 M draws a period).
   static void normals_from_prefix(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out);
 
   // next_u64, uniform and uniform_int are defined here, inline: hot loops (the forest's per-node column draws,
