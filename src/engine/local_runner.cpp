@@ -26,7 +26,7 @@ class LocalEvaluator final : public RoundEvaluator {
         periods_(job.bandit.mode == Mode::Online ? source.num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source.feature_names(), context.threads)),
-        prefetcher_(source, estimator_.get()) {}
+        prefetcher_(source, estimator_.get(), context.threads) {}
 
   std::vector<ArmOutcome> evaluate(std::int32_t round, int period, const std::vector<ArmDraw>& draws,
                                    Timings& timings) override {

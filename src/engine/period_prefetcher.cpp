@@ -15,7 +15,7 @@ PeriodPrefetcher::Loaded PeriodPrefetcher::load(int period) {
   const auto start = SteadyClock::now();
   Loaded loaded;
   loaded.data = source_.load_period(period);
-  if (preparer_ != nullptr) loaded.prepared = preparer_->prepare(loaded.data.X, 1);
+  if (preparer_ != nullptr) loaded.prepared = preparer_->prepare(loaded.data.X, threads_);
   loaded.seconds = seconds_since(start);
   return loaded;
 }

@@ -107,7 +107,8 @@ class Worker {
         periods_(job.bandit.mode == Mode::Online ? source_->num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
-        prefetcher_(*source_, leader() || fit_together() ? estimator_.get() : nullptr) {}  // who fits prepares
+        prefetcher_(*source_, leader() || fit_together() ? estimator_.get() : nullptr,  // who fits prepares
+                    context.threads) {}
 
   void run() {
     for (;;) {

@@ -92,6 +92,41 @@ BOOST_AUTO_TEST_CASE(a_code_at_most_b_is_a_value_at_most_the_edge) {
     for (std::size_t e = 0; e < edges.size(); ++e) BOOST_TEST((values[i] <= edges[e]) == (many.column(0)[i] <= e));
 }
 
+BOOST_AUTO_TEST_CASE(binning_equals_a_comparison_sort_reference_for_any_thread_count) {
+  // bin_rows sorts (key, row) words by radix; the reference sorts the values with std::sort and codes each value by
+  // binary search (code_of). Columns: normal (every radix pass active), few distinct values (ties), both zeros and
+  // NaN, negative large magnitudes, constant, all NaN; rows: all, and a bootstrap-like subset with repeats.
+  constexpr Index kRows = 701, kColumns = 7;
+  Matrix X(kRows, kColumns);
+  Rng rng(12);
+  for (Index i = 0; i < kRows; ++i) {
+    X(i, 0) = static_cast<float>(rng.normal());
+    X(i, 1) = static_cast<float>(rng.uniform_int(9));
+    X(i, 2) = i % 5 == 0 ? kNaN : (i % 3 == 0 ? (i % 2 == 0 ? 0.0f : -0.0f) : static_cast<float>(rng.normal()));
+    X(i, 3) = static_cast<float>(-1e30 * rng.uniform() - 1e20 * rng.normal());
+    X(i, 4) = 2.5f;
+    X(i, 5) = kNaN;
+    X(i, 6) = static_cast<float>(rng.normal() * 1e-40);  // subnormal floats
+  }
+  std::vector<Index> subset(500);
+  for (Index& r : subset) r = static_cast<Index>(rng.uniform_int(kRows));
+  for (const std::vector<Index>& rows : {all_rows(kRows), subset}) {
+    for (int threads : {1, 2, 3}) {
+      const auto binned = hgb::bin_rows(X, rows, 255, threads);
+      for (Index c = 0; c < kColumns; ++c) {
+        std::vector<float> values;
+        for (Index r : rows)
+          if (!std::isnan(X(r, c))) values.push_back(X(r, c));
+        std::sort(values.begin(), values.end());
+        const std::vector<float> edges = hgb::bin_edges(values, 255);
+        BOOST_TEST_REQUIRE(binned.edges[static_cast<std::size_t>(c)] == edges, boost::test_tools::per_element());
+        for (std::size_t k = 0; k < rows.size(); ++k)
+          BOOST_TEST_REQUIRE(binned.column(c)[k] == hgb::code_of(X(rows[k], c), edges));
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(an_arm_selects_the_codes_of_a_batch_binned_once) {
   // A "period" binned once; an arm's rows (with repeats, as a bootstrap) and columns select its codes, which are the
   // codes of those values under the period's edges.
