@@ -40,10 +40,9 @@ void normals_portable(std::uint64_t prefix, std::span<const std::uint64_t> mixed
   const std::size_t n = mixed_features.size();
   std::size_t j = first;
   for (; j + kLanes <= n; j += kLanes) {
-    std::array<Rng, kLanes> lanes{Rng::from_prefix(prefix, mixed_features[j]),
-                                  Rng::from_prefix(prefix, mixed_features[j + 1]),
-                                  Rng::from_prefix(prefix, mixed_features[j + 2]),
-                                  Rng::from_prefix(prefix, mixed_features[j + 3])};
+    std::array<Rng, kLanes> lanes{
+        Rng::from_prefix(prefix, mixed_features[j]), Rng::from_prefix(prefix, mixed_features[j + 1]),
+        Rng::from_prefix(prefix, mixed_features[j + 2]), Rng::from_prefix(prefix, mixed_features[j + 3])};
     std::array<double, kLanes> u{}, v{}, s{};
     for (std::size_t l = 0; l < kLanes; ++l) {
       u[l] = 2.0 * lanes[l].uniform() - 1.0;
@@ -119,8 +118,7 @@ BFS_AVX512 void log_avx512(const double* s, double* out, std::size_t n) {
 }
 
 /// Columns [0, 8·⌊n/8⌋) of a row; returns where the portable path takes over.
-BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features,
-                                      float* out) {
+BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out) {
   const std::size_t n = mixed_features.size() / 8 * 8;
   const __m512i prefix_lanes = _mm512_set1_epi64(static_cast<long long>(prefix));
   const __m512i golden = _mm512_set1_epi64(static_cast<long long>(kGolden));
@@ -130,9 +128,8 @@ BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std:
     const __m512i key = mix64_lanes(_mm512_xor_si512(prefix_lanes, _mm512_loadu_si512(mixed_features.data() + j)));
     const __m512i key1 = _mm512_add_epi64(key, golden), key2 = _mm512_add_epi64(key1, golden);
     Lanes st{mix64_lanes(key), mix64_lanes(key1), mix64_lanes(key2), mix64_lanes(_mm512_add_epi64(key2, golden))};
-    const __mmask8 all_zero =
-        _mm512_testn_epi64_mask(_mm512_or_si512(_mm512_or_si512(st.s0, st.s1), _mm512_or_si512(st.s2, st.s3)),
-                                _mm512_set1_epi64(-1));
+    const __mmask8 all_zero = _mm512_testn_epi64_mask(
+        _mm512_or_si512(_mm512_or_si512(st.s0, st.s1), _mm512_or_si512(st.s2, st.s3)), _mm512_set1_epi64(-1));
     st.s0 = _mm512_mask_mov_epi64(st.s0, all_zero, _mm512_set1_epi64(1));
     // normal()'s loop in every lane until each has an accepted (u, s); a lane that is done keeps drawing, unused.
     __m512d u_kept = zero, s_kept = _mm512_set1_pd(0.5);
@@ -153,9 +150,9 @@ BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std:
     const __m256 below = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - kGuard)));
     const __m256 above = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + kGuard)));
     const __m256i f_bits = _mm256_castps_si256(f);
-    const auto certain = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(
-        _mm256_and_si256(_mm256_cmpeq_epi32(f_bits, _mm256_castps_si256(below)),
-                         _mm256_cmpeq_epi32(f_bits, _mm256_castps_si256(above))))));
+    const auto certain = static_cast<unsigned>(_mm256_movemask_ps(
+        _mm256_castsi256_ps(_mm256_and_si256(_mm256_cmpeq_epi32(f_bits, _mm256_castps_si256(below)),
+                                             _mm256_cmpeq_epi32(f_bits, _mm256_castps_si256(above))))));
     _mm256_storeu_ps(out + j, f);
     if (certain == 0xFFu) continue;
     // One lane in a few thousand: y with glibc's log, as normal() computes it.
