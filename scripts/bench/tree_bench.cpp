@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   yte = y.tail(n_test);
 
   EstimatorConfig config;
-  config.name = est == "gbm" ? "gbm" : "random_forest";
+  config.name = est == "gbm" ? EstimatorName::Gbm : EstimatorName::RandomForest;
   const auto estimator = make_estimator(config);
   double best_fit = 1e30, best_imp = 1e30;
   std::uint64_t model_hash = 0, score_hash = 0;
