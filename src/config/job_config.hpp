@@ -151,7 +151,10 @@ struct RewardConfig {
 
 struct BanditConfig {
   PolicyKind policy = PolicyKind::Ttts;
-  int iterations = 200;
+  int iterations = 200;  ///< offline: the rounds; online: the schedule's, if given (check_online_iterations)
+  /// The job names bandit.iterations (set by the parser, not a key): an online run then refuses a value other than
+  /// its schedule's length, rather than ignoring it.
+  bool iterations_given = false;
   Mode mode = Mode::Offline;
   int iterations_per_period = 1;
   int passes = 1;                   ///< online: passes over the batches (paper 003 §5.2)

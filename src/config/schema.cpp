@@ -191,6 +191,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
   read_section(root, "reward", origin, job.reward, overridden);
   read_section(root, "bandit", origin, job.bandit, overridden);
+  const toml::table* bandit_table = root["bandit"].as_table();
+  job.bandit.iterations_given = bandit_table != nullptr && bandit_table->contains("iterations");
   read_section(root, "run", origin, job.run, overridden);
   read_section(root, "tuning", origin, job.tuning, overridden);
   validate(job);

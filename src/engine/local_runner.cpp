@@ -60,6 +60,7 @@ class LocalEvaluator final : public RoundEvaluator {
 RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                         const RoundCallback& on_round, const RunControl& control, Clock::time_point start) {
   const SourceInfo info = describe_source(source, job.bandit.mode == Mode::Online);
+  check_online_iterations(job, info.periods);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, source, control, context);
   LocalEvaluator evaluator(tuned, context, source);

@@ -3,7 +3,8 @@
 //  offline: `bandit.iterations` rounds on one data set (fresh split + bootstrap each evaluation).
 //  online:  `passes` passes over the periods in order, `iterations_per_period` rounds on each; a period's rows are
 //           loaded in the background while the previous period's rounds run (engine/period_prefetcher.hpp) and used
-//           from its first round on, so no round sees a row of a later period. bandit.iterations is not used.
+//           from its first round on, so no round sees a row of a later period. bandit.iterations, if given,
+//           must equal that schedule's length (check_online_iterations).
 // Either stops early when the stopping rule fires.
 #include <functional>
 #include <string>

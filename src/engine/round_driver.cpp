@@ -183,6 +183,16 @@ std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
   return driver_passes(job) * periods * job.bandit.iterations_per_period;
 }
 
+void check_online_iterations(const JobConfig& job, int periods) {
+  if (job.bandit.mode != Mode::Online || !job.bandit.iterations_given) return;
+  const std::int32_t rounds = scheduled_rounds(job, periods);
+  if (job.bandit.iterations == rounds) return;
+  throw ConfigError(detail::concat("bandit.iterations = ", job.bandit.iterations,
+                                   ", but this online run's schedule is ", driver_passes(job), " pass(es) × ", periods,
+                                   " period(s) × bandit.iterations_per_period ", job.bandit.iterations_per_period,
+                                   " = ", rounds, " rounds: leave bandit.iterations out, or set it to ", rounds));
+}
+
 int next_period_after(const JobConfig& job, int periods, std::int32_t round) {
   if (job.bandit.mode != Mode::Online || periods < 1 || round < 1 || job.bandit.iterations_per_period < 1) return -1;
   // The schedule is passes × periods blocks of iterations_per_period rounds, round 1 first (drive_rounds).

@@ -46,6 +46,9 @@ class RoundEvaluator {
 /// Rounds in the job's schedule: offline bandit.iterations; online passes × periods × iterations_per_period, where
 /// `periods` is the source's (with bandit.rebatch = "bootstrap" it counts every pass's batches, and passes is 1).
 std::int32_t scheduled_rounds(const JobConfig& job, int periods);
+/// Online, the schedule sets the number of rounds; a job that also names bandit.iterations must name that number
+/// (ConfigError naming both otherwise), so that a length the schedule would not give is never silently ignored.
+void check_online_iterations(const JobConfig& job, int periods);
 
 /// The period whose rounds follow those of `round`'s period in the job's schedule (the next period, the first one
 /// of the next pass, ...), or -1 when `round`'s period is the schedule's last: what to prefetch while it runs.

@@ -56,6 +56,9 @@ expect_error wrong_type "bandit.iterations" -- run_job wrong_type "$(tiny_job)" 
 expect_error p_too_small "data.p" -- run_job p_too_small "$(tiny_job)" --set data.p=3
 expect_error hgb_max_bin "estimator.max_bin = 300 is out of range" -- run_job hgb_max_bin "$(tiny_job)" --set estimator.name=hgb --set estimator.max_bin=300
 expect_error gbm_key_on_hgb "unknown key 'estimator.subsample'" -- run_job gbm_key_on_hgb "$(tiny_job)" --set estimator.name=hgb --set estimator.subsample=0.5
+# Online, the schedule (periods × iterations_per_period) sets the length; a different bandit.iterations is refused.
+expect_error online_iterations "bandit.iterations = 8, but this online run's schedule is 1 pass(es) × 4 period(s)" -- \
+  run_job online_iterations "$(tiny_job)" --set bandit.mode=online --set data.periods=4
 expect_error group_size_negative "run.group_size = -1 is out of range" -- run_job group_size_negative "$(tiny_job)" --set run.group_size=-1
 expect_error group_split_unknown "estimator.group_split = \"diagonal\" is not one of \"columns\", \"rows\"" -- run_job group_split_unknown "$(tiny_job)" --set estimator.name=hgb --set estimator.group_split=diagonal
 

@@ -80,7 +80,8 @@ void visit(RewardConfig& c, V& v) {
 template <class V>
 void visit(BanditConfig& c, V& v) {
   v("policy", c.policy, text("super-arm policy"));
-  v("iterations", c.iterations, range(1, 1e9, "iterations (offline) or cap on iterations (online)"));
+  v("iterations", c.iterations,
+    range(1, 1e9, "iterations (offline); online: must equal passes × periods × iterations_per_period if given"));
   v("mode", c.mode, text("offline bootstrap or online periods"));
   v("iterations_per_period", c.iterations_per_period, range(1, 1e6, "online: iterations on each period"));
   v("passes", c.passes, range(1, 1e6, "online: passes over the periods"));

@@ -257,6 +257,7 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
   const auto start = Clock::now();
   auto source = make_bandit_source(job, context.seed);
   const SourceInfo info = describe_source(*source, job.bandit.mode == Mode::Online);
+  check_online_iterations(job, info.periods);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
   if (job.tuning.enabled) world.broadcast(dump_job(tuned), kCoordinator);

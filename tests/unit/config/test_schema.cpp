@@ -55,6 +55,13 @@ BOOST_AUTO_TEST_CASE(an_empty_job_takes_the_defaults) {
   BOOST_TEST(job.estimator.random_forest.n_estimators == 100);
 }
 
+BOOST_AUTO_TEST_CASE(the_parser_records_whether_bandit_iterations_was_given) {
+  BOOST_TEST(!parse_job("", "job.toml").bandit.iterations_given);
+  BOOST_TEST(!parse_job("[bandit]\nmode = \"online\"\n", "job.toml").bandit.iterations_given);
+  BOOST_TEST(parse_job("[bandit]\niterations = 7\n", "job.toml").bandit.iterations_given);
+  BOOST_TEST(parse_job("", "job.toml", {"bandit.iterations=9"}).bandit.iterations_given);  // --set counts too
+}
+
 BOOST_AUTO_TEST_CASE(values_are_read_into_their_sections) {
   const JobConfig job = parse_job(R"(
 [data]

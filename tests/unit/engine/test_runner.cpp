@@ -73,6 +73,31 @@ BOOST_AUTO_TEST_CASE(online_runs_load_each_period_at_most_one_period_ahead) {
   BOOST_TEST(result.trajectory.size() == 12u * 8u);
 }
 
+BOOST_AUTO_TEST_CASE(an_online_job_that_names_another_length_than_its_schedule_is_refused) {
+  // 2 passes × 3 periods × 2 rounds = 12. Named and different: refused before any round, naming both numbers.
+  std::vector<int> loads;
+  SpySource source(3, loads);
+  Context context;
+  JobConfig job = small_online_job();
+  job.bandit.iterations = 5;
+  job.bandit.iterations_given = true;
+  try {
+    run_local(job, "", context, source);
+    BOOST_FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    BOOST_TEST(message.find("bandit.iterations = 5") != std::string::npos);
+    BOOST_TEST(message.find("= 12 rounds") != std::string::npos);
+  }
+  BOOST_TEST(source.loads().empty());
+  // Named and equal, or not named (the default 200 is then not a length at all): the schedule runs.
+  job.bandit.iterations = 12;
+  BOOST_TEST(run_local(job, "", context, source).iterations == 12);
+  job.bandit.iterations = 200;
+  job.bandit.iterations_given = false;
+  BOOST_TEST(run_local(job, "", context, source).iterations == 12);
+}
+
 BOOST_AUTO_TEST_CASE(evaluations_without_skill_update_nothing_when_min_r2_is_set) {
   std::vector<int> loads;
   SpySource source(2, loads);
