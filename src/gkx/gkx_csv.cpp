@@ -1,23 +1,19 @@
 #include "gkx/gkx_csv.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "core/error.hpp"
+#include "gkx/detail/columns.hpp"
 
 namespace bfs::gkx {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using columns::iequals;
 
 [[noreturn]] void bad_cell(const CellRef& at, std::string_view value, std::string_view what) {
   throw InputError(detail::concat(at.path, ":", at.line, ": column '", at.column, "': value '", value, "' ", what));
