@@ -1,6 +1,7 @@
 #include "gkx/gkx_csv.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
