@@ -2,14 +2,15 @@
 // from its own stream and bit for bit Rng::normal()'s value (issue 17 §3: loading a month must hide behind the
 // rounds, and the result must not change by a bit).
 //
-// The AVX-512 path runs eight streams at once: SplitMix64 seeding and xoshiro256** are integer operations that a
-// vector lane does exactly as the scalar code; u, v, s = u² + v², the division and the square root are IEEE
-// operations with one rounding each (no FMA: -ffp-contract=off), so they match too. Only the logarithm differs:
-// glibc's log is not available in vector form with the same bits, so the lanes use their own (atanh series, a few
-// units in the last place) and a lane keeps its float only when it is certain: when y·(1 − kGuard) and y·(1 + kGuard)
-// round to the same float as y. The exact y (with glibc's log) is within a relative 2⁻⁴⁸ of the lane's, far inside
-// that interval, and rounding is monotone, so it rounds to the same float. About one lane in 4 000 fails the test and
-// recomputes y with std::log. Rejected attempts (s ∉ (0, 1), one in five) repeat in the lanes, as normal()'s loop does.
+// The AVX-512 path runs eight streams at once (rng_normals_avx2.cpp four, on CPUs with AVX2 only): SplitMix64 seeding
+// and xoshiro256** are integer operations that a vector lane does exactly as the scalar code; u, v, s = u² + v², the
+// division and the square root are IEEE operations with one rounding each (no FMA: -ffp-contract=off), so they match
+// too. Only the logarithm differs: glibc's log is not available in vector form with the same bits, so the lanes use
+// their own (atanh series, a few units in the last place) and a lane keeps its float only when it is certain: when y·(1
+// − detail::kNormalGuard) and y·(1 + detail::kNormalGuard) round to the same float as y. The exact y (with glibc's log)
+// is within a relative 2⁻⁴⁸ of the lane's, far inside that interval, and rounding is monotone, so it rounds to the same
+// float. About one lane in 4 000 fails the test and recomputes y with std::log. Rejected attempts (s ∉ (0, 1), one in
+// five) repeat in the lanes, as normal()'s loop does.
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -29,9 +30,6 @@
 namespace bfs {
 
 namespace {
-
-/// Relative half-width of the interval whose ends must round to the lane's float (see the header comment).
-constexpr double kGuard = 0x1.0p-36;
 
 /// The portable path: four streams at a time, so their independent work overlaps in the CPU.
 void normals_portable(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out,
@@ -147,8 +145,8 @@ BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std:
     const __m512d q = _mm512_div_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), log_lanes(s_kept)), s_kept);
     const __m512d y = _mm512_mul_pd(u_kept, _mm512_sqrt_pd(q));
     const __m256 f = _mm512_cvtpd_ps(y);
-    const __m256 below = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - kGuard)));
-    const __m256 above = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + kGuard)));
+    const __m256 below = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - detail::kNormalGuard)));
+    const __m256 above = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + detail::kNormalGuard)));
     const __m256i f_bits = _mm256_castps_si256(f);
     const auto certain = static_cast<unsigned>(_mm256_movemask_ps(
         _mm256_castsi256_ps(_mm256_and_si256(_mm256_cmpeq_epi32(f_bits, _mm256_castps_si256(below)),
@@ -172,21 +170,22 @@ BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std:
 
 namespace detail {
 
-bool vector_normals_available() {
+int vector_normals_width() {
 #ifdef BFS_NORMALS_AVX512
-  static const bool cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  return cpu && vector_normals_on.load(std::memory_order_relaxed);
+  static const int cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 8
+                         : __builtin_cpu_supports("avx2")                                        ? 4
+                                                                                                 : 0;
+  const int limit = vector_normals_limit.load(std::memory_order_relaxed);
+  return cpu <= limit ? cpu : (limit >= 4 && cpu >= 4 ? 4 : 0);
 #else
-  return false;
+  return 0;
 #endif
 }
 
 void vector_log_for_test(const double* s, double* out, std::size_t n) {
 #ifdef BFS_NORMALS_AVX512
-  if (vector_normals_available()) {
-    log_avx512(s, out, n);
-    return;
-  }
+  if (vector_normals_width() == 8) return log_avx512(s, out, n);
+  if (vector_normals_width() == 4) return log_avx2(s, out, n);
 #endif
   for (std::size_t j = 0; j < n; ++j) out[j] = std::log(s[j]);
 }
@@ -196,7 +195,9 @@ void vector_log_for_test(const double* s, double* out, std::size_t n) {
 void Rng::normals_from_prefix(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out) {
   std::size_t done = 0;
 #ifdef BFS_NORMALS_AVX512
-  if (detail::vector_normals_available()) done = normals_avx512(prefix, mixed_features, out);
+  const int width = detail::vector_normals_width();
+  if (width == 8) done = normals_avx512(prefix, mixed_features, out);
+  if (width == 4) done = detail::normals_avx2(prefix, mixed_features, out);
 #endif
   normals_portable(prefix, mixed_features, out, done);
 }

@@ -1,21 +1,35 @@
 #pragma once
-// The noise columns' normal draws eight streams at a time in AVX-512 registers (rng_normals.cpp), with the same
-// floats as Rng::normal() stream by stream. Exposed here for the unit test, which checks the vector path against the
-// portable one and the vector logarithm's accuracy.
+// The noise columns' normal draws several streams at a time in vector registers (rng_normals.cpp: eight in AVX-512,
+// rng_normals_avx2.cpp: four in AVX2), with the same floats as Rng::normal() stream by stream. Exposed here for the
+// unit test, which checks every vector path against the portable one and the vector logarithm's accuracy.
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
 
 namespace bfs::detail {
 
-/// Off: Rng::normals_from_prefix takes the portable path on any machine (the unit test compares the two).
-inline std::atomic<bool> vector_normals_on{true};
-inline void set_vector_normals(bool on) {
-  vector_normals_on.store(on, std::memory_order_relaxed);
-}
-/// Whether the vector path runs here: the CPU has AVX-512 F and DQ, and it is switched on.
-bool vector_normals_available();
+/// Relative half-width of the interval whose ends must round to a lane's float for the lane to keep it
+/// (rng_normals.cpp's header comment).
+inline constexpr double kNormalGuard = 0x1.0p-36;
 
-/// log(s) for s in (0, 1), eight lanes at a time, within a few units in the last place; for the unit test, which
-/// checks the relative error bound the vector path relies on (see kGuard in rng_normals.cpp). n is a multiple of 8.
+/// The widest vector path Rng::normals_from_prefix may take: 8 (AVX-512), 4 (AVX2) or 0 (portable). The unit test
+/// lowers it to compare the paths; the CPU may allow less.
+inline std::atomic<int> vector_normals_limit{8};
+inline void set_vector_normals_limit(int lanes) {
+  vector_normals_limit.store(lanes, std::memory_order_relaxed);
+}
+/// The lanes of the path that runs here: the CPU's widest (AVX-512 F + DQ: 8, AVX2: 4, else 0) within the limit.
+int vector_normals_width();
+
+/// log(s) for s in (0, 1) with the path of vector_normals_width() (std::log at 0), within a few units in the last
+/// place; for the unit test, which checks the error bound the vector paths rely on. n is a multiple of 8.
 void vector_log_for_test(const double* s, double* out, std::size_t n);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// rng_normals_avx2.cpp: columns [0, 4·⌊n/4⌋) of a row; returns where the portable path takes over. AVX2 CPUs only.
+std::size_t normals_avx2(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out);
+void log_avx2(const double* s, double* out, std::size_t n);
+#endif
 
 }  // namespace bfs::detail
