@@ -2,14 +2,15 @@
 
 #include <cmath>
 
+#include "core/detail/splitmix.hpp"
 #include "core/error.hpp"
 
 namespace bfs {
 
 std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x += detail::kSplitMixIncrement;
+  x = (x ^ (x >> 30)) * detail::kSplitMixMultiplier1;
+  x = (x ^ (x >> 27)) * detail::kSplitMixMultiplier2;
   return x ^ (x >> 31);
 }
 
@@ -42,7 +43,7 @@ Rng::Rng(std::uint64_t key) {
   std::uint64_t x = key;
   for (auto& word : s_) {
     word = mix64(x);  // mix64 adds the SplitMix64 increment itself
-    x += 0x9e3779b97f4a7c15ULL;
+    x += detail::kSplitMixIncrement;
   }
   if (s_[0] == 0 && s_[1] == 0 && s_[2] == 0 && s_[3] == 0) s_[0] = 1;
 }

@@ -16,6 +16,7 @@
 #include <cstddef>
 
 #include "core/detail/normal_lanes.hpp"
+#include "core/detail/splitmix.hpp"
 #include "core/rng.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -58,15 +59,13 @@ void normals_portable(std::uint64_t prefix, std::span<const std::uint64_t> mixed
 #ifdef BFS_NORMALS_AVX512
 #define BFS_AVX512 __attribute__((target("avx512f,avx512dq")))
 
-constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
-
 /// mix64 (SplitMix64's finaliser with its increment) in eight lanes.
 BFS_AVX512 inline __m512i mix64_lanes(__m512i x) {
-  x = _mm512_add_epi64(x, _mm512_set1_epi64(static_cast<long long>(kGolden)));
+  x = _mm512_add_epi64(x, _mm512_set1_epi64(static_cast<long long>(detail::kSplitMixIncrement)));
   x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_srli_epi64(x, 30)),
-                         _mm512_set1_epi64(static_cast<long long>(0xbf58476d1ce4e5b9ULL)));
+                         _mm512_set1_epi64(static_cast<long long>(detail::kSplitMixMultiplier1)));
   x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_srli_epi64(x, 27)),
-                         _mm512_set1_epi64(static_cast<long long>(0x94d049bb133111ebULL)));
+                         _mm512_set1_epi64(static_cast<long long>(detail::kSplitMixMultiplier2)));
   return _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
 }
 
@@ -97,17 +96,17 @@ BFS_AVX512 inline __m512d log_lanes(__m512d s) {
   __m512i exponent = _mm512_sub_epi64(_mm512_srli_epi64(bits, 52), _mm512_set1_epi64(1023));
   __m512d m = _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi64(0x000FFFFFFFFFFFFFLL)),
                                                   _mm512_set1_epi64(0x3FF0000000000000LL)));
-  const __mmask8 high = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.4142135623730951), _CMP_GT_OQ);
+  const __mmask8 high = _mm512_cmp_pd_mask(m, _mm512_set1_pd(detail::kSqrt2), _CMP_GT_OQ);
   m = _mm512_mask_mul_pd(m, high, m, _mm512_set1_pd(0.5));
   exponent = _mm512_mask_add_epi64(exponent, high, exponent, _mm512_set1_epi64(1));
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d z = _mm512_div_pd(_mm512_sub_pd(m, one), _mm512_add_pd(m, one));
   const __m512d w = _mm512_mul_pd(z, z);
-  __m512d series = _mm512_set1_pd(1.0 / 21.0);
-  for (int k = 9; k >= 0; --k)
+  __m512d series = _mm512_set1_pd(1.0 / (2 * detail::kLogSeriesTerms - 1));
+  for (int k = detail::kLogSeriesTerms - 2; k >= 0; --k)
     series = _mm512_add_pd(_mm512_mul_pd(series, w), _mm512_set1_pd(1.0 / static_cast<double>(2 * k + 1)));
   const __m512d log_m = _mm512_mul_pd(_mm512_add_pd(z, z), series);
-  const __m512d e_ln2 = _mm512_mul_pd(_mm512_cvtepi64_pd(exponent), _mm512_set1_pd(0.6931471805599453));
+  const __m512d e_ln2 = _mm512_mul_pd(_mm512_cvtepi64_pd(exponent), _mm512_set1_pd(detail::kLn2));
   return _mm512_add_pd(e_ln2, log_m);
 }
 
@@ -119,7 +118,7 @@ BFS_AVX512 void log_avx512(const double* s, double* out, std::size_t n) {
 BFS_AVX512 std::size_t normals_avx512(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out) {
   const std::size_t n = mixed_features.size() / 8 * 8;
   const __m512i prefix_lanes = _mm512_set1_epi64(static_cast<long long>(prefix));
-  const __m512i golden = _mm512_set1_epi64(static_cast<long long>(kGolden));
+  const __m512i golden = _mm512_set1_epi64(static_cast<long long>(detail::kSplitMixIncrement));
   const __m512d one = _mm512_set1_pd(1.0), two = _mm512_set1_pd(2.0), zero = _mm512_setzero_pd();
   for (std::size_t j = 0; j < n; j += 8) {
     // Rng(key): word k = mix64(key + k·golden), and s0 = 1 if all four are 0; from_prefix: key = mix64(prefix ^ mixed).

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "core/detail/normal_lanes.hpp"
+#include "core/detail/splitmix.hpp"
 #include "core/rng.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -17,8 +18,6 @@ namespace bfs::detail {
 namespace {
 
 #define BFS_AVX2 __attribute__((target("avx2")))
-
-constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
 
 BFS_AVX2 inline __m256i set1(std::uint64_t x) {
   return _mm256_set1_epi64x(static_cast<long long>(x));
@@ -38,9 +37,9 @@ BFS_AVX2 inline __m256i rotl64(__m256i x, int r) {
 }
 
 BFS_AVX2 inline __m256i mix64_lanes(__m256i x) {
-  x = _mm256_add_epi64(x, set1(kGolden));
-  x = mullo64(_mm256_xor_si256(x, _mm256_srli_epi64(x, 30)), 0xbf58476d1ce4e5b9ULL);
-  x = mullo64(_mm256_xor_si256(x, _mm256_srli_epi64(x, 27)), 0x94d049bb133111ebULL);
+  x = _mm256_add_epi64(x, set1(kSplitMixIncrement));
+  x = mullo64(_mm256_xor_si256(x, _mm256_srli_epi64(x, 30)), kSplitMixMultiplier1);
+  x = mullo64(_mm256_xor_si256(x, _mm256_srli_epi64(x, 27)), kSplitMixMultiplier2);
   return _mm256_xor_si256(x, _mm256_srli_epi64(x, 31));
 }
 
@@ -80,17 +79,17 @@ BFS_AVX2 inline __m256d log_lanes(__m256d s) {
   __m256d exponent = _mm256_sub_pd(small_to_double(_mm256_srli_epi64(bits, 52)), _mm256_set1_pd(1023.0));
   __m256d m = _mm256_castsi256_pd(
       _mm256_or_si256(_mm256_and_si256(bits, set1(0x000FFFFFFFFFFFFFULL)), set1(0x3FF0000000000000ULL)));
-  const __m256d high = _mm256_cmp_pd(m, _mm256_set1_pd(1.4142135623730951), _CMP_GT_OQ);
+  const __m256d high = _mm256_cmp_pd(m, _mm256_set1_pd(kSqrt2), _CMP_GT_OQ);
   m = _mm256_blendv_pd(m, _mm256_mul_pd(m, _mm256_set1_pd(0.5)), high);
   exponent = _mm256_blendv_pd(exponent, _mm256_add_pd(exponent, _mm256_set1_pd(1.0)), high);
   const __m256d one = _mm256_set1_pd(1.0);
   const __m256d z = _mm256_div_pd(_mm256_sub_pd(m, one), _mm256_add_pd(m, one));
   const __m256d w = _mm256_mul_pd(z, z);
-  __m256d series = _mm256_set1_pd(1.0 / 21.0);
-  for (int k = 9; k >= 0; --k)
+  __m256d series = _mm256_set1_pd(1.0 / (2 * kLogSeriesTerms - 1));
+  for (int k = kLogSeriesTerms - 2; k >= 0; --k)
     series = _mm256_add_pd(_mm256_mul_pd(series, w), _mm256_set1_pd(1.0 / static_cast<double>(2 * k + 1)));
   const __m256d log_m = _mm256_mul_pd(_mm256_add_pd(z, z), series);
-  return _mm256_add_pd(_mm256_mul_pd(exponent, _mm256_set1_pd(0.6931471805599453)), log_m);
+  return _mm256_add_pd(_mm256_mul_pd(exponent, _mm256_set1_pd(kLn2)), log_m);
 }
 
 }  // namespace
@@ -101,7 +100,7 @@ BFS_AVX2 void log_avx2(const double* s, double* out, std::size_t n) {
 
 BFS_AVX2 std::size_t normals_avx2(std::uint64_t prefix, std::span<const std::uint64_t> mixed_features, float* out) {
   const std::size_t n = mixed_features.size() / 4 * 4;
-  const __m256i prefix_lanes = set1(prefix), golden = set1(kGolden), zero_int = _mm256_setzero_si256();
+  const __m256i prefix_lanes = set1(prefix), golden = set1(kSplitMixIncrement), zero_int = _mm256_setzero_si256();
   const __m256d one = _mm256_set1_pd(1.0), two = _mm256_set1_pd(2.0), zero = _mm256_setzero_pd();
   for (std::size_t j = 0; j < n; j += 4) {
     const __m256i mixed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mixed_features.data() + j));

@@ -13,6 +13,12 @@ namespace bfs::detail {
 /// (rng_normals.cpp's header comment).
 inline constexpr double kNormalGuard = 0x1.0p-36;
 
+/// The vector logarithm both kernels use (rng_normals.cpp's log_lanes states it): s = 2^e·m, m reduced to [√½, √2),
+/// log m = 2·atanh(z) = 2z·Σ_{k=0..kLogSeriesTerms−1} z^{2k}/(2k + 1), log s = e·ln 2 + log m.
+inline constexpr double kSqrt2 = 1.4142135623730951;
+inline constexpr double kLn2 = 0.6931471805599453;
+inline constexpr int kLogSeriesTerms = 11;  ///< to z²¹: truncation below 2⁻⁵⁶ for |z| <= 0.1716
+
 /// The widest vector path Rng::normals_from_prefix may take: 8 (AVX-512), 4 (AVX2) or 0 (portable). The unit test
 /// lowers it to compare the paths; the CPU may allow less.
 inline std::atomic<int> vector_normals_limit{8};
