@@ -17,7 +17,8 @@ namespace bfs {
 class Rng;
 
 /// What an estimator computes once for a whole data batch (a period) and reuses in every fit on its rows and columns
-/// (hgb: each column's bins, so an arm's fit only selects them). Opaque to the caller.
+/// (hgb: each column's bins, so an arm's fit only selects them; random_forest: each column's sorted order). Opaque to
+/// the caller.
 class PreparedData {
  public:
   virtual ~PreparedData() = default;

@@ -1,7 +1,9 @@
 // Regression random forest (Breiman 2001, "Random Forests", Machine Learning 45:5-32) with scikit-learn's
 // RandomForestRegressor semantics: every tree is a CART regression tree (squared error, i.e. variance reduction)
 // grown on a bootstrap sample of the rows; at each node a fresh random subset of max_features·p columns (at least
-// one; columns constant in the node do not count, as in scikit-learn) is searched; thresholds lie halfway between
+// one; columns constant in the node do not count, as in scikit-learn) is searched, and among equally good splits the
+// first in the node's random column order is taken (with max_features = 1 that order is a per-node rotation of a
+// per-tree random permutation, not a fresh shuffle: forest_builder.hpp, select_columns); thresholds lie halfway between
 // consecutive distinct values and a row goes left when x <= threshold; the forest predicts the mean of its trees.
 // min_samples_split / min_samples_leaf count distinct rows of the node (scikit-learn counts bootstrap duplicates as
 // one row with a weight).
@@ -19,11 +21,12 @@
 // between candidate splits may be broken differently from scikit-learn, whose column order is random anyway.
 // Serialized binary models carry their own magic, so a model is never restored under the other task.
 //
-// Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit; a tree keeps, for each
-// column, the rows of its bootstrap sample in sorted order and, after each split, stably partitions each column's
-// node segment into left and right (the presort scheme of Breiman's original code), so split search is a linear
-// scan with running sums and no sorting happens inside the tree. The scan tests each position once, branch-free on
-// the data (tie or not), columns constant in a node are not partitioned, and children known to be leaves (depth,
+// Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit, or once per data batch
+// when the caller passes prepare()'s sort (forest_presort.hpp: a fit then walks its columns' batch order); a tree
+// keeps, for each column, the rows of its bootstrap sample in sorted order and, after each split, stably partitions
+// each column's node segment into left and right (the presort scheme of Breiman's original code), so split search is a
+// linear scan with running sums and no sorting happens inside the tree. The scan tests each position once, branch-free
+// on the data (tie or not), columns constant in a node are not partitioned, and children known to be leaves (depth,
 // size or a pure node, decided by the parent with the child's own sums) cost nothing more; when one child is a leaf
 // only the other one's entries are moved. The builder (detail/forest_builder.hpp) keeps (rank, row) entries, 4 bytes
 // below 65 536 rows, and scans a node's columns four at a time in vector lanes, replaying the lanes' candidates in
@@ -141,8 +144,8 @@ class RandomForest final : public Estimator {
     const auto [first, last] =
         group ? contiguous_share(static_cast<std::size_t>(params_.n_estimators), group->rank(), group->size())
               : std::pair<std::size_t, std::size_t>{0, params_.n_estimators};
-    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, options.seed, m, threads, first, last)
-                                                : grow<std::int32_t>(X, y, options.seed, m, threads, first, last);
+    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, options, m, threads, first, last)
+                                                : grow<std::int32_t>(X, y, options, m, threads, first, last);
     if (group) exchange_trees(*group, ensemble, decrease);
     return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_,
                                                mean_decrease_in_impurity(decrease, p));
@@ -150,19 +153,35 @@ class RandomForest final : public Estimator {
 
   bool fits_in_group() const override { return true; }
 
+  /// The batch's columns sorted once; fits on its rows and columns then only select from them (same trees).
+  std::shared_ptr<const PreparedData> prepare(const Matrix& X, int threads) const override {
+    return std::make_shared<forest::PresortedPeriod>(X, std::max(1, threads));
+  }
+
   std::unique_ptr<Model> deserialize(std::string_view bytes) const override {
     DecodedTreeModel model = decode_tree_model(bytes, kMagics, task_, "random_forest model bytes");
     return std::make_unique<RandomForestModel>(std::move(model.ensemble), model.num_features, 1, task_);
   }
 
  private:
+  /// X's sorted columns (forest_presort.hpp): selected from the batch's sort when the caller passes it.
+  template <class Idx>
+  static std::vector<forest::Entry<Idx>> sorted_columns(const Matrix& X, const FitOrigin& origin, int threads) {
+    const auto* period = dynamic_cast<const forest::PresortedPeriod*>(origin.prepared);
+    if (period != nullptr && static_cast<Index>(origin.rows.size()) == X.rows() &&
+        static_cast<Index>(origin.columns.size()) == X.cols())
+      return period->select<Idx>(origin.rows, origin.columns, threads);
+    return forest::presort<Idx>(X, threads);
+  }
+
   /// Trees first..last−1, in parallel, and each one's impurity decrease per column (the ensemble has every slot;
   /// the others stay empty until exchange_trees fills them).
   template <class Idx>
-  std::pair<TreeEnsemble, std::vector<std::vector<double>>> grow(const Matrix& X, const Vector& y, std::uint64_t seed,
-                                                                 int m, int threads, std::size_t first,
-                                                                 std::size_t last) const {
-    const std::vector<forest::Entry<Idx>> presorted = forest::presort<Idx>(X, threads);
+  std::pair<TreeEnsemble, std::vector<std::vector<double>>> grow(const Matrix& X, const Vector& y,
+                                                                 const FitOptions& options, int m, int threads,
+                                                                 std::size_t first, std::size_t last) const {
+    const std::uint64_t seed = options.seed;
+    const std::vector<forest::Entry<Idx>> presorted = sorted_columns<Idx>(X, options.origin, threads);
     TreeEnsemble ensemble;
     ensemble.trees.resize(static_cast<std::size_t>(params_.n_estimators));
     std::vector<std::vector<double>> decrease(static_cast<std::size_t>(params_.n_estimators));

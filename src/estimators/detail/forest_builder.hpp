@@ -1,15 +1,16 @@
 #pragma once
 // The tree builder of random_forest.cpp (whose header comment states the algorithm and its scikit-learn
-// semantics); kept apart so that file stays readable. Everything here serves one goal: the same trees, bit for bit,
-// as the plain builder the forest-fingerprint unit test pins, in less time.
+// semantics); kept apart so that file stays readable. Everything here serves one goal: the trees of a plain CART
+// builder (scan each drawn column in sorted order, keep the first strictly best split), in less time; the
+// forest-fingerprint unit test pins them, and the portable and vector paths must agree bit for bit.
 //
 // Layout: a column's sorted order is kept as (rank, row) pairs, where rank is the value's dense rank in the column
 // (equal values, equal ranks), so "value[i] < value[i + 1]" and "the node is constant in this column" are integer
 // comparisons and the value itself is read from X only for a chosen threshold. With up to 65 535 rows the pairs are
 // two uint16 (4 bytes, half the memory traffic of (float, int32) in the bootstrap filter and the partitions).
 //
-// Split search: a node first draws its columns (the same draws, in the same order, as the plain builder: the
-// constancy test decides when to stop, not the scan), then scans them. The first column is scanned alone; the others
+// Split search: a node first draws its columns (select_columns; with max_features < 1 the constancy test decides
+// when to stop, not the scan), then scans them. The first column is scanned alone; the others
 // four at a time side by side in vector lanes (all columns of a node share the segment [begin, end)). A lane cannot
 // know the best split of the columns before it in its own block, so each lane tests against the best found before
 // the block (lower than or equal to the true running best, hence it keeps every position the sequential scan would
@@ -20,7 +21,7 @@
 // Filters (the bootstrap filter and the partitions after a split), with AVX2 and fewer than 257 rows
 // (forest_simd.hpp): a row set is a 256-bit map and eight entries are filtered per step, branch-free. The entries
 // then hold row·16, the byte offset of the row's RowStat, which spares the scan a shift per lane (row_of() gives the
-// row back). The draws of a node's columns, with max_features = 1, run apart from the constancy tests (select_columns).
+// row back). With max_features = 1 a node draws one number, not a permutation (select_columns says why).
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -35,40 +36,11 @@
 #include "config/schema.hpp"
 #include "core/rng.hpp"
 #include "core/types.hpp"
+#include "estimators/detail/forest_presort.hpp"
 #include "estimators/detail/forest_simd.hpp"
 #include "estimators/estimator.hpp"
 
 namespace bfs::detail::forest {
-
-/// Every column of X sorted once (value, then row: a total order, so the result does not depend on the sort), as p
-/// segments of n entries; ranks count distinct values (NaN is rejected before this; -0 and +0 share a rank, as
-/// they compare equal). The sort runs on one 64-bit key per entry, the value's bits mapped to an unsigned integer
-/// in the order of the floats (-0 first made +0) above the row: the same order as comparing (value, row) pairs,
-/// with cheaper comparisons.
-template <class Idx>
-std::vector<Entry<Idx>> presort(const Matrix& X, int threads) {
-  const Index n = X.rows(), p = X.cols();
-  std::vector<std::uint64_t> keys(static_cast<std::size_t>(n * p));
-  std::vector<Entry<Idx>> out(keys.size());
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (Index c = 0; c < p; ++c) {
-    std::uint64_t* col = keys.data() + c * n;
-    for (Index i = 0; i < n; ++i) {
-      const float v = X(i, c);
-      const auto bits = std::bit_cast<std::uint32_t>(v == 0.0f ? 0.0f : v);
-      const std::uint32_t ordered = bits & 0x80000000u ? ~bits : bits | 0x80000000u;
-      col[i] = static_cast<std::uint64_t>(ordered) << 32 | static_cast<std::uint64_t>(i);
-    }
-    std::sort(col, col + n);
-    Entry<Idx>* dst = out.data() + c * n;
-    Idx rank = 0;
-    for (Index k = 0; k < n; ++k) {
-      if (k > 0 && col[k - 1] >> 32 != col[k] >> 32) ++rank;
-      dst[k] = {rank, static_cast<Idx>(col[k] & 0xFFFFFFFFu)};
-    }
-  }
-  return out;
-}
 
 /// One column, scalar: the reference scan. proxy = num / den is compared as num > best·den to keep divisions off
 /// the hot loop; it is computed at every position and the cut (next value larger) tested with it, because
@@ -162,7 +134,7 @@ class TreeBuilder {
         // The scalar partition's right entries; the vector one's, of every column (partition_columns_avx2).
         scratch_(static_cast<std::size_t>(p_ + 1) * n_ + kFilterSlack),
         moved_(p_),
-        features_(p_),
+        features_(2 * static_cast<std::size_t>(p_)),
         selected_(p_),
         events_(static_cast<std::size_t>(kLanes) * n_) {
 #if defined(BFS_FOREST_AVX2)
@@ -220,9 +192,12 @@ class TreeBuilder {
   std::vector<Entry<Idx>> columns_;  // p_ segments of n_unique_ entries: the sample sorted by each column
   std::vector<Entry<Idx>> scratch_;
   std::vector<std::int32_t> moved_;  // the columns partition_columns_avx2 moved
+  // max_features < 1: the partial Fisher–Yates' array; = 1: the tree's column order, written twice, so that a
+  // rotation of it is one contiguous run (select_columns).
   std::vector<std::int32_t> features_;
-  std::vector<std::int32_t> selected_;  // the node's columns to scan, in draw order (select_columns' count)
-  std::vector<Candidate> events_;       // kLanes lists of n_ entries (scan_lanes)
+  std::vector<std::int32_t> selected_;        // max_features < 1: the node's drawn non-constant columns, in draw order
+  const std::int32_t* scan_order_ = nullptr;  // the node's columns to scan (select_columns' count of them)
+  std::vector<Candidate> events_;             // kLanes lists of n_ entries (scan_lanes)
   std::vector<Task> stack_;
   bool vector_scan_ = false;     // AVX2 (has_avx2()): the scan's blocks in scan_columns_avx2
   bool vector_filters_ = false;  // rows below 256 and AVX2: RowBits and the vector filters (forest_simd.hpp)
@@ -288,7 +263,14 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
   decrease.assign(static_cast<std::size_t>(p_), 0.0);
   Rng rng(Rng::stream(seed, static_cast<std::uint64_t>(tree_index), 0, Purpose::Fit));
   bootstrap(rng);
-  std::iota(features_.begin(), features_.end(), 0);
+  std::iota(features_.begin(), features_.begin() + p_, 0);
+  if (m_ >= p_) {  // the tree's column order: a uniform random permutation, then its copy
+    for (std::int32_t k = 0; k + 1 < p_; ++k) {
+      const auto j = k + static_cast<std::int32_t>(rng.uniform_int(static_cast<std::uint64_t>(p_ - k)));
+      std::swap(features_[k], features_[j]);
+    }
+    std::copy(features_.begin(), features_.begin() + p_, features_.begin() + p_);
+  }
 
   FlatTree tree;
   tree.reserve(2 * static_cast<std::size_t>(n_unique_));
@@ -338,15 +320,25 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
   return tree;
 }
 
-/// The node's columns to scan: a partial Fisher–Yates over features_ (each node sees a uniform random order of the
-/// columns) until m_ non-constant columns are found, the plain builder's draws exactly. With m_ = p_ (the default)
-/// every column is drawn whatever the constancy tests say, so the draws (a serial chain through the generator) run
-/// first and the tests (independent loads) after, without a branch.
+/// The node's columns to scan (scan_order_, count of them).
+///
+/// max_features < 1: scikit-learn's draws, a partial Fisher–Yates over features_ until m_ non-constant columns are
+/// found (each node sees a uniform random order of the columns).
+///
+/// max_features = 1 (every column searched): the order decides nothing but exact ties, because the scan keeps the
+/// first strictly best split in its order, and a constant column offers no split at all, so the node neither draws a
+/// permutation nor tests constancy. Its order is the tree's random permutation (build()) rotated by one uniform
+/// draw per node. Every column is as likely as any other to come first in any tie (the columns are exchangeable
+/// under the tree's permutation), as with scikit-learn's per-node shuffle, which cost p draws per node: 10% of the
+/// fit at p ≈ 120 (docs/performance.md, acceptance 4).
 template <class Idx>
 std::int32_t TreeBuilder<Idx>::select_columns(std::int32_t begin, std::int32_t end, Rng& rng) {
-  // Locals throughout: the generator's state stays in registers, and the stores cannot alias the members.
   const std::int32_t p = p_;
   std::int32_t* features = features_.data();
+  if (m_ >= p) {
+    scan_order_ = features + rng.uniform_int(static_cast<std::uint64_t>(p));
+    return p;
+  }
   std::int32_t* selected = selected_.data();
   const Entry<Idx>* columns = columns_.data();
   const auto stride = static_cast<std::size_t>(n_unique_);
@@ -354,28 +346,15 @@ std::int32_t TreeBuilder<Idx>::select_columns(std::int32_t begin, std::int32_t e
     const Entry<Idx>* col = columns + static_cast<std::size_t>(f) * stride;
     return col[begin].rank == col[end - 1].rank;
   };
-  Rng local = rng;
+  Rng local = rng;  // the generator's state stays in registers, and the stores cannot alias it
   std::int32_t count = 0;
-  if (m_ >= p) {
-    for (std::int32_t k = 0; k < p; ++k) {
-      // The bound through an empty asm: as an induction variable, GCC widened it to 128 bits for the multiply.
-      auto bound = static_cast<std::uint64_t>(p - k);
-      asm("" : "+r"(bound));
-      const auto j = k + static_cast<std::int32_t>(local.uniform_int(bound));
-      std::swap(features[k], features[j]);
-    }
-    for (std::int32_t k = 0; k < p; ++k) {
-      selected[count] = features[k];
-      count += !constant(features[k]);
-    }
-  } else {
-    for (std::int32_t k = 0; k < p && count < m_; ++k) {
-      const auto j = k + static_cast<std::int32_t>(local.uniform_int(static_cast<std::uint64_t>(p - k)));
-      std::swap(features[k], features[j]);
-      if (!constant(features[k])) selected[count++] = features[k];
-    }
+  for (std::int32_t k = 0; k < p && count < m_; ++k) {
+    const auto j = k + static_cast<std::int32_t>(local.uniform_int(static_cast<std::uint64_t>(p - k)));
+    std::swap(features[k], features[j]);
+    if (!constant(features[k])) selected[count++] = features[k];
   }
   rng = local;
+  scan_order_ = selected;
   return count;
 }
 
@@ -389,14 +368,15 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
   Split best;
   std::int32_t k = 0;
   // The first column alone: the lanes' threshold is then a real split's value, so few positions are kept.
-  if (k < count) scan_column(column(selected_[k]), selected_[k], range, stat, best, row_shift_), ++k;
+  const std::int32_t* order = scan_order_;
+  if (k < count) scan_column(column(order[k]), order[k], range, stat, best, row_shift_), ++k;
 #if defined(BFS_FOREST_AVX2)
   // A short last block of two or three columns is cheaper in the lanes than one by one.
   if (vector_scan_) {
     const std::int32_t in_lanes = count - k < 2 ? 0 : count - k;
     const auto scan = [&]<bool kScaled>() {
-      scan_columns_avx2<Idx, kScaled>(columns_.data(), static_cast<std::size_t>(n_unique_), selected_.data() + k,
-                                      in_lanes, range, stat, events_.data(), n_, best);
+      scan_columns_avx2<Idx, kScaled>(columns_.data(), static_cast<std::size_t>(n_unique_), order + k, in_lanes, range,
+                                      stat, events_.data(), n_, best);
     };
     if (row_shift_ != 0)
       scan.template operator()<true>();
@@ -407,17 +387,17 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
 #endif
   for (; k + kLanes <= count; k += kLanes) {
     const Entry<Idx>* cols[kLanes];
-    for (int l = 0; l < kLanes; ++l) cols[l] = column(selected_[k + l]);
+    for (int l = 0; l < kLanes; ++l) cols[l] = column(order[k + l]);
     std::int32_t kept[kLanes] = {};
     scan_lanes(cols, range, stat, best.proxy, events_.data(), n_, kept);
     for (int l = 0; l < kLanes; ++l) {
       for (std::int32_t e = 0; e < kept[l]; ++e) {
         const Candidate& c = events_[static_cast<std::size_t>(l) * n_ + e];
-        offer(best, selected_[k + l], c.pos, c.num, c.den);
+        offer(best, order[k + l], c.pos, c.num, c.den);
       }
     }
   }
-  for (; k < count; ++k) scan_column(column(selected_[k]), selected_[k], range, stat, best, row_shift_);
+  for (; k < count; ++k) scan_column(column(order[k]), order[k], range, stat, best, row_shift_);
   return best;
 }
 
