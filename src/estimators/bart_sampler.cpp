@@ -2,7 +2,6 @@
 // The algorithm and its sources are in bart.hpp; the move ratios are detail/bart_tree.hpp's.
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -30,21 +29,29 @@ struct TreeRows {
     if (static_cast<std::size_t>(id) >= rows.size()) rows.resize(static_cast<std::size_t>(id) + 1);
     return rows[static_cast<std::size_t>(id)];
   }
-  /// Moves the rows of `from` (ascending) to left/right by `goes_left`, keeping the order.
+  /// Moves the rows of `from` (ascending; not a list of this tree's) to left/right by `goes_left`, keeping the
+  /// order. The children's lists keep their capacity from earlier use: no allocation once the tree has grown.
   template <class GoesLeft>
   void split(const std::vector<std::int32_t>& from, std::int32_t left, std::int32_t right, GoesLeft goes_left) {
-    std::vector<std::int32_t> l, r;
-    for (std::int32_t i : from) (goes_left(i) ? l : r).push_back(i);
-    for (std::int32_t i : l) leaf_of[static_cast<std::size_t>(i)] = left;
-    for (std::int32_t i : r) leaf_of[static_cast<std::size_t>(i)] = right;
-    of(left) = std::move(l);
-    of(right) = std::move(r);
+    of(std::max(left, right));  // both lists exist before references to them are taken
+    std::vector<std::int32_t>& l = of(left);
+    std::vector<std::int32_t>& r = of(right);
+    l.clear();
+    r.clear();
+    for (std::int32_t i : from) {
+      if (goes_left(i)) {
+        l.push_back(i);
+        leaf_of[static_cast<std::size_t>(i)] = left;
+      } else {
+        r.push_back(i);
+        leaf_of[static_cast<std::size_t>(i)] = right;
+      }
+    }
   }
-  /// The rows of two nodes in one ascending list.
-  std::vector<std::int32_t> merged(std::int32_t a, std::int32_t b) {
-    std::vector<std::int32_t> out;
-    std::merge(of(a).begin(), of(a).end(), of(b).begin(), of(b).end(), std::back_inserter(out));
-    return out;
+  /// The rows of two nodes in one ascending list, into out (not one of this tree's lists, unless a and b exist).
+  void merge(std::int32_t a, std::int32_t b, std::vector<std::int32_t>& out) {
+    out.resize(of(a).size() + of(b).size());
+    std::merge(of(a).begin(), of(a).end(), of(b).begin(), of(b).end(), out.begin());
   }
 };
 
@@ -74,6 +81,8 @@ class Sampler {
     SamplerOutput out;
     out.mean_splits.assign(columns_.cuts.size(), 0.0);
     out.mean_fit = Vector::Zero(y_.size());
+    // One allocation for every kept tree (growing by doubling moved all of them, and its big blocks page-faulted).
+    out.kept_trees.reserve(static_cast<std::size_t>(std::max(0, params_.sweeps - params_.burn)) * trees_.size());
     begin_tree(0);
     for (int sweep = 0; sweep < params_.sweeps; ++sweep) {
       for (std::size_t j = 0; j < trees_.size(); ++j) update_tree(j);
@@ -149,8 +158,10 @@ class Sampler {
   }
 
   void birth_or_death_step(SamplerTree& tree, TreeRows& rows) {
-    std::vector<std::int32_t> good_leaves;
-    for (std::int32_t id : tree.leaves())
+    std::vector<std::int32_t>& good_leaves = good_leaves_;
+    good_leaves.clear();
+    tree.leaves(leaves_);
+    for (std::int32_t id : leaves_)
       if (tree.can_split(id, cut_counts())) good_leaves.push_back(id);
     const double birth = good_leaves.empty() ? 0.0 : (tree.size() == 1 ? 1.0 : kBirthProbability);
     if (rng_.uniform() < birth)
@@ -208,7 +219,8 @@ class Sampler {
 
   void birth_step(SamplerTree& tree, TreeRows& rows, const std::vector<std::int32_t>& good_leaves, double birth) {
     const std::int32_t leaf = good_leaves[rng_.uniform_int(good_leaves.size())];
-    const std::vector<std::int32_t> good = tree.good_vars(leaf, cut_counts());
+    std::vector<std::int32_t>& good = good_vars_;
+    tree.good_vars(leaf, cut_counts(), good);
     const std::int32_t v = draw_column(good);
     const CutRange r = tree.range(leaf, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
     const auto c =
@@ -223,7 +235,8 @@ class Sampler {
     const bool new_tree_can_birth = good_leaves.size() > 1 || p.grow_left > 0.0 || p.grow_right > 0.0;
     p.death_after = new_tree_can_birth ? 1.0 - kBirthProbability : 1.0;
     const std::int32_t parent = tree.node(leaf).parent;
-    const auto nogs = static_cast<double>(tree.nogs().size());
+    tree.nogs(nogs_);
+    const auto nogs = static_cast<double>(nogs_.size());
     p.pick_nog_after = parent < 0 ? 1.0 : (tree.is_nog(parent) ? 1.0 / nogs : 1.0 / (nogs + 1.0));
     p.pick_bottom = 1.0 / static_cast<double>(good_leaves.size());
     p.birth = birth;
@@ -233,7 +246,9 @@ class Sampler {
     if (!accept(birth_log_prior_ratio(p) + likelihood_part(s))) return;
     tree.birth(leaf, v, c, 0.0, 0.0);
     const std::int32_t left = tree.node(leaf).left, right = tree.node(leaf).right;
-    rows.split(std::exchange(rows.of(leaf), {}), left, right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
+    std::swap(rows.of(leaf), moved_);  // the leaf's rows go to the children; its list is empty (internal) after
+    rows.of(leaf).clear();
+    rows.split(moved_, left, right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
     set_leaf_sum(leaf, 0.0);
     set_leaf_sum(left, s.sum_left);
     set_leaf_sum(right, s.sum_right);
@@ -241,7 +256,8 @@ class Sampler {
   }
 
   void death_step(SamplerTree& tree, TreeRows& rows, const std::vector<std::int32_t>& good_leaves, double birth) {
-    const std::vector<std::int32_t> nogs = tree.nogs();
+    std::vector<std::int32_t>& nogs = nogs_;
+    tree.nogs(nogs);
     if (nogs.empty()) return;  // a lone root that cannot split: nothing to propose
     const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
     const Node n = tree.node(id);
@@ -259,12 +275,13 @@ class Sampler {
 
     const SplitSums s = sums_of_children(tree, id, rows);
     if (!accept(death_log_prior_ratio(p) - likelihood_part(s))) return;
-    std::vector<std::int32_t> merged = rows.merged(n.left, n.right);
+    rows.of(std::max(n.left, n.right));                 // every list exists before the reference is taken
+    std::vector<std::int32_t>& merged = rows.of(id);  // empty: id is internal
+    rows.merge(n.left, n.right, merged);
     for (std::int32_t i : merged) rows.leaf_of[static_cast<std::size_t>(i)] = id;
     set_leaf_sum(id, sum_of(merged));  // in row order, not left + right
     set_leaf_sum(n.left, 0.0);
     set_leaf_sum(n.right, 0.0);
-    rows.of(id) = std::move(merged);
     rows.of(n.left).clear();
     rows.of(n.right).clear();
     split_counts_[static_cast<std::size_t>(n.var)] -= 1.0;
@@ -274,17 +291,20 @@ class Sampler {
   /// CGM 1998's change at a nog node: a new (column, cut) drawn as a birth draws it. The rule's prior and its
   /// proposal cancel, leaving the likelihood and the children's grow probabilities.
   void change_step(SamplerTree& tree, TreeRows& rows) {
-    const std::vector<std::int32_t> nogs = tree.nogs();
+    std::vector<std::int32_t>& nogs = nogs_;
+    tree.nogs(nogs);
     if (nogs.empty()) return;
     const std::int32_t id = nogs[rng_.uniform_int(nogs.size())];
     const Node old = tree.node(id);
-    const std::vector<std::int32_t> good = tree.good_vars(id, cut_counts());
+    std::vector<std::int32_t>& good = good_vars_;
+    tree.good_vars(id, cut_counts(), good);
     const std::int32_t v = draw_column(good);
     const CutRange r = tree.range(id, v, columns_.cut_counts[static_cast<std::size_t>(v)]);
     const auto c =
         static_cast<std::int32_t>(r.lower + rng_.uniform_int(static_cast<std::uint64_t>(r.upper - r.lower) + 1));
     const SplitSums before = sums_of_children(tree, id, rows);
-    const std::vector<std::int32_t> both = rows.merged(old.left, old.right);
+    std::vector<std::int32_t>& both = moved_;
+    rows.merge(old.left, old.right, both);
     const SplitSums after = sums_of_split(both, v, c);
     if (too_small(after)) return;
     const double child_grow = grow_probability(old.depth + 1);
@@ -308,7 +328,8 @@ class Sampler {
     const std::vector<double>& sum = leaf_sum_;
     const double s2 = sigma_ * sigma_;
     const double prior_precision = 1.0 / (prior_.tau * prior_.tau);
-    for (std::int32_t id : tree.leaves()) {
+    tree.leaves(leaves_);
+    for (std::int32_t id : leaves_) {
       const double n = options_.likelihood ? static_cast<double>(rows.of(id).size()) : 0.0;
       const double precision = prior_precision + n / s2;
       const double mean = options_.likelihood ? (sum[static_cast<std::size_t>(id)] / s2) / precision : 0.0;
@@ -333,10 +354,11 @@ class Sampler {
   }
 
   /// The tree in FlatTree form: nodes renumbered depth-first from the root, thresholds the cut values.
-  FlatTree to_flat(const SamplerTree& tree) const {
+  FlatTree to_flat(const SamplerTree& tree) {
     FlatTree flat;
     flat.reserve(static_cast<std::size_t>(tree.size()));  // one allocation per array, not one per doubling
-    std::vector<std::pair<std::int32_t, std::int32_t>> stack{{0, -1}};  // (sampler node, flat parent slot to patch)
+    std::vector<std::pair<std::int32_t, std::int32_t>>& stack = flat_stack_;  // (sampler node, parent slot to patch)
+    stack.assign(1, {0, -1});
     while (!stack.empty()) {
       const auto [id, patch] = stack.back();
       stack.pop_back();
@@ -378,6 +400,10 @@ class Sampler {
   DartState dart_;
   ThetaGrid theta_grid_;
   std::vector<double> s_;  ///< exp(dart_.log_s)
+  // Scratch lists, reused from step to step (the sampler makes ~10⁴ steps a second and each used to allocate).
+  std::vector<std::int32_t> leaves_, good_leaves_, nogs_, good_vars_;
+  std::vector<std::int32_t> moved_;  // a birth's leaf rows, or a change's merged rows, while they are split
+  std::vector<std::pair<std::int32_t, std::int32_t>> flat_stack_;
 };
 
 }  // namespace

@@ -49,12 +49,22 @@ class SamplerTree {
     const Node& n = node(id);
     return n.var >= 0 && is_leaf(n.left) && is_leaf(n.right);
   }
-  /// The live leaves, and the live nog nodes, in index order.
+  /// The live leaves, and the live nog nodes, in index order (into out, reused, or returned).
+  void leaves(std::vector<std::int32_t>& out) const {
+    collect([this](std::int32_t id) { return is_leaf(id); }, out);
+  }
+  void nogs(std::vector<std::int32_t>& out) const {
+    collect([this](std::int32_t id) { return is_nog(id); }, out);
+  }
   std::vector<std::int32_t> leaves() const {
-    return collect([this](std::int32_t id) { return is_leaf(id); });
+    std::vector<std::int32_t> out;
+    leaves(out);
+    return out;
   }
   std::vector<std::int32_t> nogs() const {
-    return collect([this](std::int32_t id) { return is_nog(id); });
+    std::vector<std::int32_t> out;
+    nogs(out);
+    return out;
   }
   std::int32_t size() const {
     return static_cast<std::int32_t>(
@@ -75,37 +85,25 @@ class SamplerTree {
     return r;
   }
 
-  /// The ranges of the columns node id's ancestors split on, one entry per such column (all other columns keep
-  /// their full range).
-  std::vector<std::pair<std::int32_t, CutRange>> constrained_ranges(std::int32_t id,
-                                                                    std::span<const std::int32_t> cut_counts) const {
-    std::vector<std::pair<std::int32_t, CutRange>> out;
-    for (std::int32_t p = node(id).parent; p >= 0; p = node(p).parent) {
-      const std::int32_t v = node(p).var;
-      if (std::none_of(out.begin(), out.end(), [v](const auto& e) { return e.first == v; }))
-        out.emplace_back(v, range(id, v, cut_counts[static_cast<std::size_t>(v)]));
+  /// Columns node id can split on (cut_counts[v] = cuts of column v), ascending, into out (reused: the sampler
+  /// asks at every step). A column no ancestor splits on keeps its full range.
+  void good_vars(std::int32_t id, std::span<const std::int32_t> cut_counts, std::vector<std::int32_t>& out) const {
+    out.clear();
+    for (std::int32_t v = 0; v < static_cast<std::int32_t>(cut_counts.size()); ++v) {
+      const std::int32_t cuts = cut_counts[static_cast<std::size_t>(v)];
+      if (cuts > 0 && !range(id, v, cuts).empty()) out.push_back(v);
     }
-    return out;
   }
-
-  /// Columns node id can split on (cut_counts[v] = cuts of column v), ascending.
   std::vector<std::int32_t> good_vars(std::int32_t id, std::span<const std::int32_t> cut_counts) const {
-    const auto constrained = constrained_ranges(id, cut_counts);
     std::vector<std::int32_t> out;
-    for (std::int32_t v = 0; v < static_cast<std::int32_t>(cut_counts.size()); ++v) {
-      if (cut_counts[static_cast<std::size_t>(v)] == 0) continue;
-      const auto it = std::find_if(constrained.begin(), constrained.end(), [v](const auto& e) { return e.first == v; });
-      if (it == constrained.end() || !it->second.empty()) out.push_back(v);
-    }
+    good_vars(id, cut_counts, out);
     return out;
   }
-  /// The package's cansplit: some column has a cut left. A column no ancestor splits on has its full range.
+  /// The package's cansplit: some column has a cut left.
   bool can_split(std::int32_t id, std::span<const std::int32_t> cut_counts) const {
-    const auto constrained = constrained_ranges(id, cut_counts);
     for (std::int32_t v = 0; v < static_cast<std::int32_t>(cut_counts.size()); ++v) {
-      if (cut_counts[static_cast<std::size_t>(v)] == 0) continue;
-      const auto it = std::find_if(constrained.begin(), constrained.end(), [v](const auto& e) { return e.first == v; });
-      if (it == constrained.end() || !it->second.empty()) return true;
+      const std::int32_t cuts = cut_counts[static_cast<std::size_t>(v)];
+      if (cuts > 0 && !range(id, v, cuts).empty()) return true;
     }
     return false;
   }
@@ -133,11 +131,10 @@ class SamplerTree {
 
  private:
   template <class Pred>
-  std::vector<std::int32_t> collect(Pred pred) const {
-    std::vector<std::int32_t> out;
+  void collect(Pred pred, std::vector<std::int32_t>& out) const {
+    out.clear();
     for (std::int32_t id = 0; id < capacity(); ++id)
       if (node(id).in_use && pred(id)) out.push_back(id);
-    return out;
   }
   std::int32_t allocate(const Node& n) {
     for (std::int32_t id = 1; id < capacity(); ++id) {
