@@ -275,7 +275,7 @@ class Sampler {
 
     const SplitSums s = sums_of_children(tree, id, rows);
     if (!accept(death_log_prior_ratio(p) - likelihood_part(s))) return;
-    rows.of(std::max(n.left, n.right));                 // every list exists before the reference is taken
+    rows.of(std::max(n.left, n.right));               // every list exists before the reference is taken
     std::vector<std::int32_t>& merged = rows.of(id);  // empty: id is internal
     rows.merge(n.left, n.right, merged);
     for (std::int32_t i : merged) rows.leaf_of[static_cast<std::size_t>(i)] = id;
