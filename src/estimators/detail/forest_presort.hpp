@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/types.hpp"
 #include "estimators/detail/forest_simd.hpp"
 #include "estimators/estimator.hpp"
@@ -84,6 +85,9 @@ class PresortedPeriod final : public PreparedData {
   template <class Idx>
   std::vector<Entry<Idx>> select(std::span<const Index> rows, std::span<const FeatureId> columns, int threads) const {
     const auto n = static_cast<Index>(rows.size());
+    // A fit's origin names rows and columns of this batch (FitOrigin); anything else is a caller's bug.
+    for (const Index r : rows) BFS_CHECK(r >= 0 && r < rows_, "batch row ", r, " of ", rows_);
+    for (const FeatureId c : columns) BFS_CHECK(c >= 0 && c < cols_, "batch column ", c, " of ", cols_);
     // The fit rows of each batch row, ascending: bucket b holds fit_rows[start[b] .. start[b + 1]).
     std::vector<std::int32_t> start(static_cast<std::size_t>(rows_) + 1, 0), fit_rows(rows.size());
     for (const Index r : rows) ++start[static_cast<std::size_t>(r) + 1];
