@@ -13,18 +13,21 @@ namespace bfs {
 
 static_assert(std::endian::native == std::endian::little, "the tree encoding assumes a little-endian host");
 
+namespace {
+
+/// The child a row with value x in the node's column goes to: NaN follows the default direction, else x < t
+/// (strict) or x <= t.
+inline std::int32_t child_of(const FlatTree& tree, std::int32_t node, float x, bool strict_less) {
+  const float t = tree.threshold[node];
+  const bool go_left = std::isnan(x) ? tree.default_left[node] != 0 : (strict_less ? x < t : x <= t);
+  return go_left ? tree.left[node] : tree.right[node];
+}
+
+}  // namespace
+
 double predict_tree(const FlatTree& tree, const float* row, bool strict_less) {
   std::int32_t node = 0;
-  while (tree.feature[node] >= 0) {
-    const float x = row[tree.feature[node]];
-    bool go_left;
-    if (std::isnan(x)) {
-      go_left = tree.default_left[node] != 0;
-    } else {
-      go_left = strict_less ? (x < tree.threshold[node]) : (x <= tree.threshold[node]);
-    }
-    node = go_left ? tree.left[node] : tree.right[node];
-  }
+  while (tree.feature[node] >= 0) node = child_of(tree, node, row[tree.feature[node]], strict_less);
   return tree.value[node];
 }
 
@@ -47,9 +50,7 @@ void add_tree(const FlatTree& tree, const Matrix& X, Index row_begin, Index row_
         const std::int32_t f = tree.feature[node[l]];
         if (f < 0) continue;
         walking = true;
-        const float x = rows[l][f], t = tree.threshold[node[l]];
-        const bool go_left = std::isnan(x) ? tree.default_left[node[l]] != 0 : (strict_less ? x < t : x <= t);
-        node[l] = go_left ? tree.left[node[l]] : tree.right[node[l]];
+        node[l] = child_of(tree, node[l], rows[l][f], strict_less);
       }
     }
     for (int l = 0; l < 4; ++l) sum[i - row_begin + l] += tree.value[node[l]];

@@ -49,7 +49,7 @@ class SamplerTree {
     const Node& n = node(id);
     return n.var >= 0 && is_leaf(n.left) && is_leaf(n.right);
   }
-  /// The live leaves, and the live nog nodes, in index order (into out, reused, or returned).
+  /// The live leaves, and the live nog nodes, in index order (into out, reused; leaves() also returned).
   void leaves(std::vector<std::int32_t>& out) const {
     collect([this](std::int32_t id) { return is_leaf(id); }, out);
   }
@@ -59,11 +59,6 @@ class SamplerTree {
   std::vector<std::int32_t> leaves() const {
     std::vector<std::int32_t> out;
     leaves(out);
-    return out;
-  }
-  std::vector<std::int32_t> nogs() const {
-    std::vector<std::int32_t> out;
-    nogs(out);
     return out;
   }
   std::int32_t size() const {
@@ -93,11 +88,6 @@ class SamplerTree {
       const std::int32_t cuts = cut_counts[static_cast<std::size_t>(v)];
       if (cuts > 0 && !range(id, v, cuts).empty()) out.push_back(v);
     }
-  }
-  std::vector<std::int32_t> good_vars(std::int32_t id, std::span<const std::int32_t> cut_counts) const {
-    std::vector<std::int32_t> out;
-    good_vars(id, cut_counts, out);
-    return out;
   }
   /// The package's cansplit: some column has a cut left.
   bool can_split(std::int32_t id, std::span<const std::int32_t> cut_counts) const {
