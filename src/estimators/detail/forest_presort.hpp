@@ -27,12 +27,12 @@ inline std::uint32_t ordered_bits(float v) {
   return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
 }
 
-/// Column c of X as sorted 64-bit keys: ordered_bits above the row, so the order is (value, row), a total order
-/// (the result does not depend on the sort), with cheaper comparisons than (float, int) pairs.
-inline void sort_column(const Matrix& X, Index c, std::uint64_t* keys) {
-  const Index n = X.rows();
-  for (Index i = 0; i < n; ++i)
-    keys[i] = static_cast<std::uint64_t>(ordered_bits(X(i, c))) << 32 | static_cast<std::uint64_t>(i);
+/// Rows 0 .. n − 1 as sorted 64-bit keys: key_of(i) (a column's ordered_bits) above the row, so the order is
+/// (value, row), a total order (the result does not depend on the sort), with cheaper comparisons than
+/// (float, int) pairs.
+template <class KeyOf>
+void sort_rows(KeyOf key_of, Index n, std::uint64_t* keys) {
+  for (Index i = 0; i < n; ++i) keys[i] = static_cast<std::uint64_t>(key_of(i)) << 32 | static_cast<std::uint64_t>(i);
   std::sort(keys, keys + n);
 }
 
@@ -45,7 +45,7 @@ std::vector<Entry<Idx>> presort(const Matrix& X, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (Index c = 0; c < p; ++c) {
     std::uint64_t* col = keys.data() + c * n;
-    sort_column(X, c, col);
+    sort_rows([&](Index i) { return ordered_bits(X(i, c)); }, n, col);
     Entry<Idx>* dst = out.data() + c * n;
     Idx rank = 0;
     for (Index k = 0; k < n; ++k) {
@@ -126,9 +126,7 @@ class PresortedPeriod final : public PreparedData {
     std::call_once(sorted_[c], [&] {
       const std::uint32_t* key = key_.data() + static_cast<std::size_t>(c) * rows_;
       std::vector<std::uint64_t> keys(static_cast<std::size_t>(rows_));
-      for (Index i = 0; i < rows_; ++i)
-        keys[i] = static_cast<std::uint64_t>(key[i]) << 32 | static_cast<std::uint64_t>(i);
-      std::sort(keys.begin(), keys.end());
+      sort_rows([key](Index i) { return key[i]; }, rows_, keys.data());
       for (Index k = 0; k < rows_; ++k) order[k] = static_cast<std::uint32_t>(keys[k] & 0xFFFFFFFFu);
     });
     return order;
