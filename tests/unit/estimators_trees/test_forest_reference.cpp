@@ -11,6 +11,7 @@
 #include <numeric>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "estimators/detail/forest_presort.hpp"
 #include "estimators/estimator.hpp"
@@ -263,6 +264,16 @@ BOOST_AUTO_TEST_CASE(a_fit_from_the_batch_sort_is_the_fit_from_its_own_sort) {
                  estimator->fit(X, y, FitOptions{3, 1, {}, nullptr})->serialize());
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_sort_refuses_rows_and_columns_outside_its_batch) {
+  const test::Problem batch = tie_heavy_rows(50, 4, 2);
+  const detail::forest::PresortedPeriod period(batch.X, 1);
+  const std::vector<Index> good_rows = {0, 49}, bad_rows = {0, 50};
+  const std::vector<FeatureId> good_columns = {3}, bad_columns = {4};
+  BOOST_CHECK_NO_THROW(period.select<std::uint16_t>(good_rows, good_columns, 1));
+  BOOST_CHECK_THROW(period.select<std::uint16_t>(bad_rows, good_columns, 1), InternalError);
+  BOOST_CHECK_THROW(period.select<std::uint16_t>(good_rows, bad_columns, 1), InternalError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
