@@ -1,5 +1,7 @@
 #include "methods/first/first.hpp"
 
+#include <optional>
+
 namespace bfs::first {
 namespace {
 
@@ -9,7 +11,13 @@ bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& 
   const std::int32_t step = state.step + 1;
   const auto outer =
       outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
+  // Every candidate shares A and the outer rows: A's neighbour lists are built once for the step (the same T̂, bit
+  // for bit, as estimate(A ∪ {i}); detail/forward_search.hpp), unless A is too wide for its rounding bound.
+  std::optional<detail::ForwardSearch> search;
+  if (state.forward.size() + 1 <= detail::kForwardSearchMaxColumns)
+    search.emplace(t.columns(), t.y(), state.forward, t.inner(), outer, executor.threads());
   const auto estimates = executor.map(state.candidates.size(), [&](std::size_t c) {
+    if (search) return std::vector<double>{t.var_y() - search->mean_variance(state.candidates[c])};
     std::vector<std::size_t> u = state.forward;
     u.push_back(state.candidates[c]);
     return std::vector<double>{t.var_y() - t.estimate(std::move(u), outer)};

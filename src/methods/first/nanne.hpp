@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "methods/executor.hpp"
+#include "methods/first/detail/forward_search.hpp"
 #include "methods/first/detail/knn.hpp"
 
 namespace bfs::first {
@@ -27,6 +28,9 @@ class TotalIndex {
   /// T̂(u) over the outer rows `outer` (ascending); u is sorted before use (the distance sums run in column
   /// order). T̂(∅) = Var̂Y.
   double estimate(std::vector<std::size_t> u, std::span<const std::size_t> outer) const;
+  /// The standardised columns and y, for a search over many sets (detail::ForwardSearch).
+  const detail::Columns& columns() const { return x_; }
+  std::span<const double> y() const { return y_; }
 
  private:
   detail::Columns x_;

@@ -1,12 +1,15 @@
-// FIRST's neighbour searches (src/methods/first/detail/knn.*, issue 13): the kd-tree path and brute force give the
-// same neighbourhoods (sizes, outer row by outer row) and the same T̂, bit for bit, on lattice data full of ties and
-// duplicate rows and on continuous data, for |u| = 1, 2, 5, 16 and N_I = 2, 3, 5.
+// FIRST's neighbour searches (src/methods/first/detail/knn.*, forward_search.*, issue 13): the kd-tree path, the
+// forward step's list walk and brute force give the same neighbourhoods (sizes, outer row by outer row) and the same
+// T̂, bit for bit, on lattice data full of ties and duplicate rows and on continuous data, for |u| = 1, 2, 5, 16
+// (the walk: |A| = 0…16) and N_I = 2, 3, 5.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cstring>
 #include <numeric>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
+#include "methods/first/detail/forward_search.hpp"
 #include "methods/first/detail/knn.hpp"
 
 using namespace bfs;
@@ -135,4 +138,61 @@ BOOST_AUTO_TEST_CASE(the_automatic_search_switches_above_16_columns) {
   const auto y = make_y(4);
   const std::vector<std::size_t> outer = {1, 2, 3, 50, 299};
   check_same(x, y, first_columns(17, 0), 2, outer);  // brute force on both sides of the automatic choice
+}
+
+namespace {
+
+/// A's forward search against brute force on A ∪ {i}, for each candidate i outside A: T̂ bit for bit, and every
+/// outer row's neighbourhood size. Returns the search's fallbacks.
+std::uint64_t check_forward(const Columns& x, const std::vector<double>& y, const std::vector<std::size_t>& a,
+                            std::size_t inner, const std::vector<std::size_t>& outer, std::size_t list_rows) {
+  const ForwardSearch search(x, y, a, inner, outer, 2, list_rows);
+  for (std::size_t candidate = 0; candidate < x.cols; ++candidate) {
+    if (std::find(a.begin(), a.end(), candidate) != a.end()) continue;
+    std::vector<std::size_t> u = a;
+    u.push_back(candidate);
+    std::sort(u.begin(), u.end());
+    std::vector<std::size_t> brute_sizes, walk_sizes;
+    const double brute = mean_neighbourhood_variance(x, y, u, inner, outer, NeighbourSearch::brute_force, &brute_sizes);
+    const double walked = search.mean_variance(candidate, &walk_sizes);
+    BOOST_TEST_CONTEXT("candidate " << candidate) {
+      BOOST_TEST(walk_sizes == brute_sizes, boost::test_tools::per_element());
+      BOOST_TEST(std::memcmp(&walked, &brute, sizeof(double)) == 0, "walk " << walked << " != brute " << brute);
+    }
+  }
+  return search.fallbacks();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_forward_search_finds_brute_force_neighbourhoods) {
+  const auto y = make_y(5);
+  std::vector<std::size_t> all(kRows);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const std::vector<std::size_t> some = {299, 0, 3, 4, 17, 100, 101, 250};  // any order: T̂ sums in this one
+  std::uint64_t fallbacks_short = 0, fallbacks_long = 0;
+  for (const Kind kind : {Kind::integer_grid, Kind::tenths_grid, Kind::standardised_grid, Kind::continuous}) {
+    const Columns x = make_columns(kind, 11 + static_cast<std::uint64_t>(kind));
+    for (const std::vector<std::size_t>& a : std::vector<std::vector<std::size_t>>{
+             {}, {3}, {16, 2}, {0, 5, 9, 12}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}) {
+      for (const std::size_t inner : {2, 3, 5}) {
+        BOOST_TEST_CONTEXT("kind " << static_cast<int>(kind) << ", |A| = " << a.size() << ", N_I = " << inner) {
+          fallbacks_long += check_forward(x, y, a, inner, all, kForwardListRows);
+          fallbacks_short += check_forward(x, y, a, inner, some, 6);     // lists that run out: every row, measured
+          BOOST_TEST(check_forward(x, y, a, inner, some, kRows) == 0u);  // a list of every row never runs out
+        }
+      }
+    }
+  }
+  BOOST_TEST(fallbacks_short > 0u);  // the fallback above was exercised, not only reachable
+  BOOST_TEST(fallbacks_long < fallbacks_short);
+}
+
+BOOST_AUTO_TEST_CASE(the_forward_search_refuses_a_candidate_in_a) {
+  const Columns x = make_columns(Kind::continuous, 3);
+  const auto y = make_y(4);
+  const ForwardSearch search(x, y, {2, 7}, 2, {0, 1, 2});
+  BOOST_CHECK_THROW(search.mean_variance(7), InternalError);
+  BOOST_CHECK_THROW(search.mean_variance(kCols), InternalError);
+  BOOST_CHECK_THROW(ForwardSearch(x, y, {1}, 2, {kRows}), InternalError);
 }

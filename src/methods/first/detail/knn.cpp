@@ -11,46 +11,6 @@ namespace bfs::first::detail {
 
 namespace {
 
-/// One column's term of a squared distance. Both paths add the columns of u in order, from 0, with this one
-/// expression, so a row's distance is the same double in either.
-inline double add_square(double sum, double a, double b) {
-  const double d = a - b;
-  return sum + d * d;
-}
-
-/// Row r's squared distance to row m on the columns u (the kd-tree path's recomputation of a candidate).
-double squared_distance(const Columns& x, std::span<const std::size_t> u, std::size_t r, std::size_t m) {
-  double sum = 0.0;
-  for (const std::size_t j : u) {
-    const auto column = x.column(j);
-    sum = add_square(sum, column[r], column[m]);
-  }
-  return sum;
-}
-
-/// Buffers one search reuses across its outer rows.
-struct Scratch {
-  std::vector<double> sorted;
-  std::vector<double> neighbours;
-};
-
-/// The Appendix C selection, shared by both paths: `rows` (ascending) with their distances `distance` to the outer
-/// row; the N_I-th smallest distance (the outer row's own 0 included) and every row at or below it; the sample
-/// variance of their y's in row order. `rows` must hold every row at or below that N_I-th smallest distance.
-double neighbourhood_variance(std::span<const std::size_t> rows, std::span<const double> distance,
-                              std::span<const double> y, std::size_t inner, Scratch& scratch,
-                              std::vector<std::size_t>* sizes) {
-  scratch.sorted.assign(distance.begin(), distance.end());
-  std::nth_element(scratch.sorted.begin(), scratch.sorted.begin() + static_cast<std::ptrdiff_t>(inner - 1),
-                   scratch.sorted.end());
-  const double radius = scratch.sorted[inner - 1];
-  scratch.neighbours.clear();
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (distance[i] <= radius) scratch.neighbours.push_back(y[rows[i]]);
-  if (sizes) sizes->push_back(scratch.neighbours.size());
-  return sample_variance(scratch.neighbours);
-}
-
 double brute_force(const Columns& x, std::span<const double> y, std::span<const std::size_t> u, std::size_t inner,
                    std::span<const std::size_t> outer, std::vector<std::size_t>* sizes) {
   const std::size_t n = x.rows;
@@ -144,6 +104,29 @@ double kd_tree(const Columns& x, std::span<const double> y, std::span<const std:
 }
 
 }  // namespace
+
+double squared_distance(const Columns& x, std::span<const std::size_t> u, std::size_t r, std::size_t m) {
+  double sum = 0.0;
+  for (const std::size_t j : u) {
+    const auto column = x.column(j);
+    sum = add_square(sum, column[r], column[m]);
+  }
+  return sum;
+}
+
+double neighbourhood_variance(std::span<const std::size_t> rows, std::span<const double> distance,
+                              std::span<const double> y, std::size_t inner, Scratch& scratch,
+                              std::vector<std::size_t>* sizes) {
+  scratch.sorted.assign(distance.begin(), distance.end());
+  std::nth_element(scratch.sorted.begin(), scratch.sorted.begin() + static_cast<std::ptrdiff_t>(inner - 1),
+                   scratch.sorted.end());
+  const double radius = scratch.sorted[inner - 1];
+  scratch.neighbours.clear();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (distance[i] <= radius) scratch.neighbours.push_back(y[rows[i]]);
+  if (sizes) sizes->push_back(scratch.neighbours.size());
+  return sample_variance(scratch.neighbours);
+}
 
 std::size_t standardise(Columns& x) {
   const std::size_t n = x.rows;

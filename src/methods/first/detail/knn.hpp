@@ -47,4 +47,31 @@ double mean_neighbourhood_variance(const Columns& x, std::span<const double> y, 
 /// Sample variance with divisor n − 1 (two passes, in order); 0 for fewer than two values.
 double sample_variance(std::span<const double> values);
 
+// The pieces every exact search shares, so that each finds the same neighbourhoods bit for bit.
+
+/// One column's term of a squared distance, added to the sum so far. Every search adds the columns of u in order,
+/// from 0, with this one expression, so a row's distance is the same double in each.
+inline double add_square(double sum, double a, double b) {
+  const double d = a - b;
+  return sum + d * d;
+}
+
+/// Row r's squared distance to row m on the columns u, the terms (x_j[r] − x_j[m])² added in u's order from 0: the
+/// one formula every search's final selection measures with.
+double squared_distance(const Columns& x, std::span<const std::size_t> u, std::size_t r, std::size_t m);
+
+/// Buffers one search reuses across its outer rows.
+struct Scratch {
+  std::vector<double> sorted;
+  std::vector<double> neighbours;
+};
+
+/// The Appendix C selection: `rows` (ascending) with their Euclidean distances `distance` to the outer row; the N_I-th
+/// smallest distance (the outer row's own 0 included) and every row at or below it; the sample variance of their
+/// y's in row order. `rows` must hold every row at or below that N_I-th smallest distance. Appends the
+/// neighbourhood's size to `sizes` when given.
+double neighbourhood_variance(std::span<const std::size_t> rows, std::span<const double> distance,
+                              std::span<const double> y, std::size_t inner, Scratch& scratch,
+                              std::vector<std::size_t>* sizes);
+
 }  // namespace bfs::first::detail

@@ -1,0 +1,184 @@
+#include "methods/first/detail/forward_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "core/error.hpp"
+#include "methods/executor.hpp"
+
+namespace bfs::first::detail {
+
+namespace {
+
+/// Relative widening of the kept rows' bound on S̃ (see the header): far above (|A| + 1)·2⁻⁵² for any |A| up to
+/// kForwardSearchMaxColumns, and the rows it lets in are dropped by the canonical selection.
+constexpr double kSlack = 1e-10;
+
+/// The rows a walk offers, with their S̃, and the N_I smallest S̃ so far.
+class Walk {
+ public:
+  explicit Walk(std::size_t inner) : inner_(inner) {}
+  void reset() {
+    smallest_.clear();
+    offered_.clear();
+    bound_ = std::numeric_limits<double>::infinity();
+  }
+  /// Every row with S̃ above this is outside the neighbourhood: the N_I-th smallest S̃ so far, widened (∞ before N_I
+  /// rows). It only falls as rows are offered.
+  double bound() const { return bound_; }
+  void offer(double s, std::size_t row) {
+    if (s > bound_) return;
+    offered_.emplace_back(s, row);
+    if (smallest_.size() == inner_) {
+      if (!(s < smallest_.back())) return;  // within the widening only: kept, but not among the N_I smallest
+      smallest_.pop_back();
+    }
+    smallest_.insert(std::upper_bound(smallest_.begin(), smallest_.end(), s), s);
+    if (smallest_.size() == inner_) bound_ = smallest_.back() * (1.0 + kSlack);
+  }
+  /// The offered rows still within the bound, ascending.
+  void kept_rows(std::vector<std::size_t>& rows) const {
+    rows.clear();
+    for (const auto& [s, row] : offered_)
+      if (s <= bound_) rows.push_back(row);
+    std::sort(rows.begin(), rows.end());
+  }
+
+ private:
+  std::size_t inner_;
+  double bound_ = std::numeric_limits<double>::infinity();
+  std::vector<double> smallest_;  ///< ascending, at most N_I
+  std::vector<std::pair<double, std::size_t>> offered_;
+};
+
+/// Buffers of one candidate's walks over its outer rows.
+struct WalkBuffers {
+  explicit WalkBuffers(std::size_t inner) : walk(inner) {}
+  Walk walk;
+  std::vector<std::size_t> rows;
+  std::vector<double> distance;
+  Scratch scratch;
+};
+
+/// The canonical selection on the rows a walk kept: measured with squared_distance over u, then Appendix C's rule.
+double select(const Columns& x, std::span<const double> y, std::span<const std::size_t> u, std::size_t inner,
+              std::size_t m, WalkBuffers& b, std::vector<std::size_t>* sizes) {
+  b.walk.kept_rows(b.rows);
+  b.distance.resize(b.rows.size());
+  for (std::size_t i = 0; i < b.rows.size(); ++i) b.distance[i] = std::sqrt(squared_distance(x, u, b.rows[i], m));
+  return neighbourhood_variance(b.rows, b.distance, y, inner, b.scratch, sizes);
+}
+
+}  // namespace
+
+ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::vector<std::size_t> a, std::size_t inner,
+                             std::vector<std::size_t> outer, int threads, std::size_t list_rows)
+    : x_(x), y_(y), a_(std::move(a)), inner_(inner), outer_(std::move(outer)) {
+  std::sort(a_.begin(), a_.end());
+  if (inner_ < 1 || inner_ > x_.rows || y_.size() != x_.rows || a_.size() + 1 > kForwardSearchMaxColumns)
+    throw InternalError("ForwardSearch: N_I " + std::to_string(inner_) + ", |A| " + std::to_string(a_.size()) +
+                        ", rows " + std::to_string(x_.rows) + ", y " + std::to_string(y_.size()));
+  for (const std::size_t m : outer_)
+    if (m >= x_.rows) throw InternalError("ForwardSearch: outer row " + std::to_string(m) + " out of range");
+  list_rows_ = a_.empty() ? 0 : std::min(x_.rows, std::max(list_rows, inner_));
+  if (list_rows_ == 0) return;
+  const std::size_t n = x_.rows;
+  list_row_.resize(outer_.size() * list_rows_);
+  list_distance_.resize(outer_.size() * list_rows_);
+  // Each outer row's list is its own slot: the threads' order cannot change a bit.
+  run_tasks(
+      0, outer_.size(),
+      [&](std::size_t o) {
+        const std::size_t m = outer_[o];
+        std::vector<std::pair<double, std::size_t>> all(n);
+        for (std::size_t r = 0; r < n; ++r) all[r] = {squared_distance(x_, a_, r, m), r};
+        const auto middle = all.begin() + static_cast<std::ptrdiff_t>(list_rows_);
+        std::partial_sort(all.begin(), middle, all.end());  // ascending by D_A, then row; the rest are ≥ the last kept
+        for (std::size_t k = 0; k < list_rows_; ++k) {
+          list_distance_[o * list_rows_ + k] = all[k].first;
+          list_row_[o * list_rows_ + k] = all[k].second;
+        }
+        return std::vector<double>{};
+      },
+      threads);
+}
+
+std::uint64_t ForwardSearch::fallbacks() const {
+  return fallbacks_.load(std::memory_order_relaxed);
+}
+
+double ForwardSearch::mean_variance(std::size_t candidate, std::vector<std::size_t>* sizes) const {
+  if (candidate >= x_.cols || std::binary_search(a_.begin(), a_.end(), candidate))
+    throw InternalError("ForwardSearch: candidate " + std::to_string(candidate) + " is in A or out of range");
+  if (outer_.empty()) return 0.0;
+  std::vector<std::size_t> u = a_;
+  u.insert(std::upper_bound(u.begin(), u.end(), candidate), candidate);
+  const double total = a_.empty() ? walk_sorted(candidate, u, sizes) : walk_lists(candidate, u, sizes);
+  return total / static_cast<double>(outer_.size());
+}
+
+double ForwardSearch::walk_sorted(std::size_t candidate, std::span<const std::size_t> u,
+                                  std::vector<std::size_t>* sizes) const {
+  // A = ∅: S̃ is the candidate's own term, and its sorted column orders every row by it, both ways from m.
+  const auto column = x_.column(candidate);
+  const std::size_t n = x_.rows;
+  std::vector<std::size_t> order(n), position(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t l, std::size_t r) { return column[l] < column[r] || (column[l] == column[r] && l < r); });
+  for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
+  WalkBuffers b(inner_);
+  double total = 0.0;
+  for (const std::size_t m : outer_) {
+    b.walk.reset();
+    const std::size_t at = position[m];
+    b.walk.offer(add_square(0.0, column[m], column[m]), m);
+    for (std::size_t k = at; k-- > 0;) {  // downwards: |x_r − x_m| never shrinks, nor does its square
+      const double s = add_square(0.0, column[order[k]], column[m]);
+      if (s > b.walk.bound()) break;
+      b.walk.offer(s, order[k]);
+    }
+    for (std::size_t k = at + 1; k < n; ++k) {
+      const double s = add_square(0.0, column[order[k]], column[m]);
+      if (s > b.walk.bound()) break;
+      b.walk.offer(s, order[k]);
+    }
+    total += select(x_, y_, u, inner_, m, b, sizes);
+  }
+  return total;
+}
+
+double ForwardSearch::walk_lists(std::size_t candidate, std::span<const std::size_t> u,
+                                 std::vector<std::size_t>* sizes) const {
+  const auto column = x_.column(candidate);
+  WalkBuffers b(inner_);
+  double total = 0.0;
+  for (std::size_t o = 0; o < outer_.size(); ++o) {
+    const std::size_t m = outer_[o];
+    const double centre = column[m];
+    const std::size_t* rows = list_row_.data() + o * list_rows_;
+    const double* on_a = list_distance_.data() + o * list_rows_;
+    b.walk.reset();
+    bool stopped = false;
+    for (std::size_t k = 0; k < list_rows_; ++k) {
+      if (on_a[k] > b.walk.bound()) {  // this row and every later one: S̃ ≥ D_A > the bound
+        stopped = true;
+        break;
+      }
+      b.walk.offer(add_square(on_a[k], column[rows[k]], centre), rows[k]);
+    }
+    if (!stopped && list_rows_ < x_.rows) {
+      // The list ran out with rows still in reach: measure every row (canonically; any exact S̃ will do).
+      fallbacks_.fetch_add(1, std::memory_order_relaxed);
+      b.walk.reset();
+      for (std::size_t r = 0; r < x_.rows; ++r) b.walk.offer(squared_distance(x_, u, r, m), r);
+    }
+    total += select(x_, y_, u, inner_, m, b, sizes);
+  }
+  return total;
+}
+
+}  // namespace bfs::first::detail
