@@ -1,6 +1,7 @@
 #include "methods/first/detail/forward_search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -54,6 +55,42 @@ class Walk {
   std::vector<std::pair<double, std::size_t>> offered_;
 };
 
+/// A double's bits as an unsigned integer in the order of the doubles (−0 as +0; the columns hold no NaN).
+inline std::uint64_t ordered_bits(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v == 0.0 ? 0.0 : v);
+  return bits >> 63 != 0 ? ~bits : bits | (std::uint64_t{1} << 63);
+}
+
+/// Rows 0 … n − 1 in ascending (value, row) order: an LSD radix sort of the ordered bits, a byte a pass, skipping
+/// the bytes every row shares (a stable sort from row order, so ties stay in row order). Step 1 sorts each of the p
+/// columns once, where a comparison sort was half of a FIRST-FAST run (docs/first.md).
+std::vector<std::uint32_t> rows_by_value(std::span<const double> column) {
+  const std::size_t n = column.size();
+  constexpr std::size_t kDigits = 8, kBuckets = 256;
+  std::vector<std::uint64_t> keys(n), keys_next(n);
+  std::vector<std::uint32_t> rows(n), rows_next(n);
+  std::vector<std::size_t> counts(kDigits * kBuckets, 0);
+  for (std::size_t r = 0; r < n; ++r) {
+    keys[r] = ordered_bits(column[r]);
+    rows[r] = static_cast<std::uint32_t>(r);
+    for (std::size_t d = 0; d < kDigits; ++d) ++counts[d * kBuckets + ((keys[r] >> (8 * d)) & 0xFF)];
+  }
+  for (std::size_t d = 0; d < kDigits; ++d) {
+    std::size_t* count = counts.data() + d * kBuckets;
+    if (n == 0 || count[(keys[0] >> (8 * d)) & 0xFF] == n) continue;  // one byte value: the pass changes nothing
+    std::size_t start = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) start += std::exchange(count[b], start);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = count[(keys[i] >> (8 * d)) & 0xFF]++;
+      keys_next[at] = keys[i];
+      rows_next[at] = rows[i];
+    }
+    keys.swap(keys_next);
+    rows.swap(rows_next);
+  }
+  return rows;
+}
+
 /// Buffers of one candidate's walks over its outer rows.
 struct WalkBuffers {
   explicit WalkBuffers(std::size_t inner) : walk(inner) {}
@@ -67,6 +104,13 @@ struct WalkBuffers {
 double select(const Columns& x, std::span<const double> y, std::span<const std::size_t> u, std::size_t inner,
               std::size_t m, WalkBuffers& b, std::vector<std::size_t>* sizes) {
   b.walk.kept_rows(b.rows);
+  if (b.rows.size() == inner) {
+    // The neighbourhood holds at least N_I rows, all of them kept: it is exactly these, whatever their distances.
+    b.scratch.neighbours.clear();
+    for (const std::size_t row : b.rows) b.scratch.neighbours.push_back(y[row]);
+    if (sizes) sizes->push_back(inner);
+    return sample_variance(b.scratch.neighbours);
+  }
   b.distance.resize(b.rows.size());
   for (std::size_t i = 0; i < b.rows.size(); ++i) b.distance[i] = std::sqrt(squared_distance(x, u, b.rows[i], m));
   return neighbourhood_variance(b.rows, b.distance, y, inner, b.scratch, sizes);
@@ -78,32 +122,50 @@ ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::v
                              std::vector<std::size_t> outer, int threads, std::size_t list_rows)
     : x_(x), y_(y), a_(std::move(a)), inner_(inner), outer_(std::move(outer)) {
   std::sort(a_.begin(), a_.end());
-  if (inner_ < 1 || inner_ > x_.rows || y_.size() != x_.rows || a_.size() + 1 > kForwardSearchMaxColumns)
+  if (inner_ < 1 || inner_ > x_.rows || y_.size() != x_.rows || a_.size() + 1 > kForwardSearchMaxColumns ||
+      x_.rows > std::numeric_limits<std::uint32_t>::max())
     throw InternalError("ForwardSearch: N_I " + std::to_string(inner_) + ", |A| " + std::to_string(a_.size()) +
                         ", rows " + std::to_string(x_.rows) + ", y " + std::to_string(y_.size()));
   for (const std::size_t m : outer_)
     if (m >= x_.rows) throw InternalError("ForwardSearch: outer row " + std::to_string(m) + " out of range");
   list_rows_ = a_.empty() ? 0 : std::min(x_.rows, std::max(list_rows, inner_));
   if (list_rows_ == 0) return;
-  const std::size_t n = x_.rows;
   list_row_.resize(outer_.size() * list_rows_);
   list_distance_.resize(outer_.size() * list_rows_);
   // Each outer row's list is its own slot: the threads' order cannot change a bit.
   run_tasks(
       0, outer_.size(),
       [&](std::size_t o) {
-        const std::size_t m = outer_[o];
-        std::vector<std::pair<double, std::size_t>> all(n);
-        for (std::size_t r = 0; r < n; ++r) all[r] = {squared_distance(x_, a_, r, m), r};
-        const auto middle = all.begin() + static_cast<std::ptrdiff_t>(list_rows_);
-        std::partial_sort(all.begin(), middle, all.end());  // ascending by D_A, then row; the rest are ≥ the last kept
-        for (std::size_t k = 0; k < list_rows_; ++k) {
-          list_distance_[o * list_rows_ + k] = all[k].first;
-          list_row_[o * list_rows_ + k] = all[k].second;
-        }
+        build_list(o);
         return std::vector<double>{};
       },
       threads);
+}
+
+void ForwardSearch::build_list(std::size_t o) {
+  const std::size_t n = x_.rows;
+  const std::size_t m = outer_[o];
+  std::vector<double> on_a(n, 0.0);  // D_A to every row, summed column by column in A's order (as squared_distance)
+  for (const std::size_t j : a_) {
+    const auto column = x_.column(j);
+    const double centre = column[m];
+    for (std::size_t r = 0; r < n; ++r) on_a[r] = add_square(on_a[r], column[r], centre);
+  }
+  // The K smallest, ascending by (D_A, row): every row left out is at or beyond the last one kept.
+  std::vector<double> sorted = on_a;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(list_rows_ - 1), sorted.end());
+  const double kth = sorted[list_rows_ - 1];
+  std::vector<std::pair<double, std::size_t>> kept;
+  kept.reserve(list_rows_);
+  for (std::size_t r = 0; r < n; ++r)
+    if (on_a[r] < kth) kept.emplace_back(on_a[r], r);
+  for (std::size_t r = 0; r < n && kept.size() < list_rows_; ++r)
+    if (on_a[r] == kth) kept.emplace_back(on_a[r], r);
+  std::sort(kept.begin(), kept.end());
+  for (std::size_t k = 0; k < list_rows_; ++k) {
+    list_distance_[o * list_rows_ + k] = kept[k].first;
+    list_row_[o * list_rows_ + k] = kept[k].second;
+  }
 }
 
 std::uint64_t ForwardSearch::fallbacks() const {
@@ -125,10 +187,8 @@ double ForwardSearch::walk_sorted(std::size_t candidate, std::span<const std::si
   // A = ∅: S̃ is the candidate's own term, and its sorted column orders every row by it, both ways from m.
   const auto column = x_.column(candidate);
   const std::size_t n = x_.rows;
-  std::vector<std::size_t> order(n), position(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t l, std::size_t r) { return column[l] < column[r] || (column[l] == column[r] && l < r); });
+  const std::vector<std::uint32_t> order = rows_by_value(column);
+  std::vector<std::size_t> position(n);
   for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
   WalkBuffers b(inner_);
   double total = 0.0;

@@ -30,6 +30,11 @@ namespace bfs::first::detail {
 /// mean_neighbourhood_variance instead.
 inline constexpr std::size_t kForwardSearchMaxColumns = 4096;
 
+/// Below this many candidates a step searches each candidate on its own (mean_neighbourhood_variance): A's lists
+/// cost about as much as 90 candidates' walks, or 12 kd-tree searches, on friedman-mod at N = 1000 (docs/first.md).
+/// Either way gives the same T̂; only the time differs.
+inline constexpr std::size_t kForwardSearchMinCandidates = 16;
+
 /// Rows kept per outer row on A when the caller does not say (all rows when there are fewer). Tuned on friedman-mod
 /// p = N = 1000 (docs/first.md): a walk needs a few dozen rows there, and a list that runs out costs a full pass.
 inline constexpr std::size_t kForwardListRows = 128;
@@ -49,6 +54,8 @@ class ForwardSearch {
   std::uint64_t fallbacks() const;
 
  private:
+  /// Outer row o's list: its K nearest rows on A and their D_A.
+  void build_list(std::size_t o);
   double walk_sorted(std::size_t candidate, std::span<const std::size_t> u, std::vector<std::size_t>* sizes) const;
   double walk_lists(std::size_t candidate, std::span<const std::size_t> u, std::vector<std::size_t>* sizes) const;
 
