@@ -13,10 +13,10 @@ bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& 
       outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
   // Every candidate shares A and the outer rows: A's neighbour lists are built once for the step (the same T̂, bit
   // for bit, as estimate(A ∪ {i}); detail/forward_search.hpp), unless A is too wide for its rounding bound or too
-  // few candidates are left to repay the lists.
+  // few candidates are left to repay the lists (forward_search_pays).
   std::optional<detail::ForwardSearch> search;
   if (state.forward.size() + 1 <= detail::kForwardSearchMaxColumns &&
-      state.candidates.size() >= detail::kForwardSearchMinCandidates)
+      detail::forward_search_pays(state.candidates.size(), t.rows()))
     search.emplace(t.columns(), t.y(), state.forward, t.inner(), outer, executor.threads());
   const auto estimates = executor.map(state.candidates.size(), [&](std::size_t c) {
     if (search) return std::vector<double>{t.var_y() - search->mean_variance(state.candidates[c])};

@@ -128,6 +128,7 @@ ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::v
                         ", rows " + std::to_string(x_.rows) + ", y " + std::to_string(y_.size()));
   for (const std::size_t m : outer_)
     if (m >= x_.rows) throw InternalError("ForwardSearch: outer row " + std::to_string(m) + " out of range");
+  if (list_rows == 0) list_rows = default_list_rows(x_.rows);
   list_rows_ = a_.empty() ? 0 : std::min(x_.rows, std::max(list_rows, inner_));
   if (list_rows_ == 0) return;
   list_row_.resize(outer_.size() * list_rows_);
@@ -166,6 +167,10 @@ void ForwardSearch::build_list(std::size_t o) {
     list_distance_[o * list_rows_ + k] = kept[k].first;
     list_row_[o * list_rows_ + k] = kept[k].second;
   }
+}
+
+std::size_t default_list_rows(std::size_t rows) {
+  return std::max<std::size_t>(128, static_cast<std::size_t>(4.0 * std::sqrt(static_cast<double>(rows))));
 }
 
 std::uint64_t ForwardSearch::fallbacks() const {

@@ -30,21 +30,26 @@ namespace bfs::first::detail {
 /// mean_neighbourhood_variance instead.
 inline constexpr std::size_t kForwardSearchMaxColumns = 4096;
 
-/// Below this many candidates a step searches each candidate on its own (mean_neighbourhood_variance): A's lists
-/// cost about as much as 90 candidates' walks, or 12 kd-tree searches, on friedman-mod at N = 1000 (docs/first.md).
-/// Either way gives the same T̂; only the time differs.
-inline constexpr std::size_t kForwardSearchMinCandidates = 16;
+/// Whether a step's shared lists repay themselves: building them costs every outer row a pass over all N rows
+/// (a few ns a row), a candidate's walk then ~0.1 µs an outer row, against ~1 µs for a kd-tree search of its own.
+/// So the lists pay from about N/90 candidates, and from ~12 at N = 1000 (measured on friedman-mod, docs/first.md);
+/// the rule asks for N/64 and at least 16. Either way gives the same T̂; only the time differs.
+inline bool forward_search_pays(std::size_t candidates, std::size_t rows) {
+  return candidates >= 16 && candidates * 64 >= rows;
+}
 
-/// Rows kept per outer row on A when the caller does not say (all rows when there are fewer). Tuned on friedman-mod
-/// p = N = 1000 (docs/first.md): a walk needs a few dozen rows there, and a list that runs out costs a full pass.
-inline constexpr std::size_t kForwardListRows = 128;
+/// Rows kept per outer row on A when the caller does not say (all rows when there are fewer): 128, or 4·√N when
+/// that is more. A walk needs a few dozen rows on friedman-mod at N = 1000, and more, like √N, when A is one column
+/// (rows in a band of the A column); a list that runs out costs a pass over every row.
+std::size_t default_list_rows(std::size_t rows);
 
 class ForwardSearch {
  public:
-  /// A's lists for the outer rows `outer` (ascending or not: T̂ sums them in this order), built on `threads` threads.
+  /// A's lists for the outer rows `outer` (ascending or not: T̂ sums them in this order), built on `threads` threads,
+  /// `list_rows` rows each (0 = default_list_rows).
   /// `a` is the forward set (any order; sorted here). x and y must outlive the search.
   ForwardSearch(const Columns& x, std::span<const double> y, std::vector<std::size_t> a, std::size_t inner,
-                std::vector<std::size_t> outer, int threads = 1, std::size_t list_rows = kForwardListRows);
+                std::vector<std::size_t> outer, int threads = 1, std::size_t list_rows = 0);
 
   /// T̂(A ∪ {candidate}) over the outer rows: the same double as mean_neighbourhood_variance(x, y, A ∪ {candidate},
   /// inner, outer). `candidate` must not be in A. `sizes` receives each outer row's neighbourhood size.
