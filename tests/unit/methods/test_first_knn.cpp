@@ -4,6 +4,7 @@
 // (the walk: |A| = 0…16) and N_I = 2, 3, 5.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -177,7 +178,7 @@ BOOST_AUTO_TEST_CASE(the_forward_search_finds_brute_force_neighbourhoods) {
              {}, {3}, {16, 2}, {0, 5, 9, 12}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}) {
       for (const std::size_t inner : {2, 3, 5}) {
         BOOST_TEST_CONTEXT("kind " << static_cast<int>(kind) << ", |A| = " << a.size() << ", N_I = " << inner) {
-          fallbacks_long += check_forward(x, y, a, inner, all, 0);  // default_list_rows
+          fallbacks_long += check_forward(x, y, a, inner, all, 0);       // default_list_rows
           fallbacks_short += check_forward(x, y, a, inner, some, 6);     // lists that run out: every row, measured
           BOOST_TEST(check_forward(x, y, a, inner, some, kRows) == 0u);  // a list of every row never runs out
         }
@@ -195,4 +196,28 @@ BOOST_AUTO_TEST_CASE(the_forward_search_refuses_a_candidate_in_a) {
   BOOST_CHECK_THROW(search.mean_variance(7), InternalError);
   BOOST_CHECK_THROW(search.mean_variance(kCols), InternalError);
   BOOST_CHECK_THROW(ForwardSearch(x, y, {1}, 2, {kRows}), InternalError);
+}
+
+BOOST_AUTO_TEST_CASE(the_two_value_variance_is_the_two_pass_formula_bit_for_bit) {
+  // sample_variance's shortcut for two values against the general two passes (divisor n, then n − 1), written out.
+  const auto two_pass = [](double a, double b) {
+    double sum = 0.0;
+    sum += a;
+    sum += b;
+    const double mean = sum / 2.0;
+    double squares = 0.0;
+    squares += (a - mean) * (a - mean);
+    squares += (b - mean) * (b - mean);
+    return squares / 1.0;
+  };
+  Rng rng(9);
+  std::vector<std::pair<double, double>> pairs = {{-0.0, 0.0},   {0.0, -0.0},      {1e308, 1e308}, {-1e308, 1e308},
+                                                  {4.9e-324, 0}, {1e-310, 3e-310}, {1.0, 1.0},     {3.0, -7.5}};
+  for (int i = 0; i < 10000; ++i) pairs.emplace_back(rng.normal() * std::exp(20 * rng.normal()), rng.normal());
+  for (const auto& [a, b] : pairs) {
+    const std::vector<double> values = {a, b};
+    const double fast = sample_variance(values), reference = two_pass(a, b);
+    BOOST_TEST(std::memcmp(&fast, &reference, sizeof(double)) == 0,
+               a << ", " << b << ": " << fast << " != " << reference);
+  }
 }

@@ -133,39 +133,43 @@ ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::v
   if (list_rows_ == 0) return;
   list_row_.resize(outer_.size() * list_rows_);
   list_distance_.resize(outer_.size() * list_rows_);
-  // Each outer row's list is its own slot: the threads' order cannot change a bit.
+  // Each outer row's list is its own slot: the threads' order cannot change a bit. Rows go in chunks, so a task's
+  // buffers serve many rows.
+  constexpr std::size_t kChunk = 32;
   run_tasks(
-      0, outer_.size(),
-      [&](std::size_t o) {
-        build_list(o);
+      0, (outer_.size() + kChunk - 1) / kChunk,
+      [&](std::size_t chunk) {
+        ListBuffers buffers;
+        for (std::size_t o = chunk * kChunk; o < std::min(outer_.size(), (chunk + 1) * kChunk); ++o)
+          build_list(o, buffers);
         return std::vector<double>{};
       },
       threads);
 }
 
-void ForwardSearch::build_list(std::size_t o) {
+void ForwardSearch::build_list(std::size_t o, ListBuffers& b) {
   const std::size_t n = x_.rows;
   const std::size_t m = outer_[o];
-  std::vector<double> on_a(n, 0.0);  // D_A to every row, summed column by column in A's order (as squared_distance)
+  b.on_a.assign(n, 0.0);  // D_A to every row, summed column by column in A's order (as squared_distance)
   for (const std::size_t j : a_) {
     const auto column = x_.column(j);
     const double centre = column[m];
-    for (std::size_t r = 0; r < n; ++r) on_a[r] = add_square(on_a[r], column[r], centre);
+    for (std::size_t r = 0; r < n; ++r) b.on_a[r] = add_square(b.on_a[r], column[r], centre);
   }
-  // The K smallest, ascending by (D_A, row): every row left out is at or beyond the last one kept.
-  std::vector<double> sorted = on_a;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(list_rows_ - 1), sorted.end());
-  const double kth = sorted[list_rows_ - 1];
-  std::vector<std::pair<double, std::size_t>> kept;
-  kept.reserve(list_rows_);
+  // The K smallest, ascending by D_A (ties in any order: a walk's result does not depend on it): every row left
+  // out is at or beyond the last one kept.
+  b.sorted = b.on_a;
+  std::nth_element(b.sorted.begin(), b.sorted.begin() + static_cast<std::ptrdiff_t>(list_rows_ - 1), b.sorted.end());
+  const double kth = b.sorted[list_rows_ - 1];
+  b.kept.clear();
   for (std::size_t r = 0; r < n; ++r)
-    if (on_a[r] < kth) kept.emplace_back(on_a[r], r);
-  for (std::size_t r = 0; r < n && kept.size() < list_rows_; ++r)
-    if (on_a[r] == kth) kept.emplace_back(on_a[r], r);
-  std::sort(kept.begin(), kept.end());
+    if (b.on_a[r] < kth) b.kept.emplace_back(b.on_a[r], r);
+  for (std::size_t r = 0; r < n && b.kept.size() < list_rows_; ++r)
+    if (b.on_a[r] == kth) b.kept.emplace_back(b.on_a[r], r);
+  std::sort(b.kept.begin(), b.kept.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
   for (std::size_t k = 0; k < list_rows_; ++k) {
-    list_distance_[o * list_rows_ + k] = kept[k].first;
-    list_row_[o * list_rows_ + k] = kept[k].second;
+    list_distance_[o * list_rows_ + k] = b.kept[k].first;
+    list_row_[o * list_rows_ + k] = b.kept[k].second;
   }
 }
 
@@ -183,35 +187,40 @@ double ForwardSearch::mean_variance(std::size_t candidate, std::vector<std::size
   if (outer_.empty()) return 0.0;
   std::vector<std::size_t> u = a_;
   u.insert(std::upper_bound(u.begin(), u.end(), candidate), candidate);
-  const double total = a_.empty() ? walk_sorted(candidate, u, sizes) : walk_lists(candidate, u, sizes);
+  const double total = a_.empty() ? walk_sorted(candidate, sizes) : walk_lists(candidate, u, sizes);
   return total / static_cast<double>(outer_.size());
 }
 
-double ForwardSearch::walk_sorted(std::size_t candidate, std::span<const std::size_t> u,
-                                  std::vector<std::size_t>* sizes) const {
-  // A = ∅: S̃ is the candidate's own term, and its sorted column orders every row by it, both ways from m.
+double ForwardSearch::walk_sorted(std::size_t candidate, std::vector<std::size_t>* sizes) const {
+  // A = ∅: the distance to m is |x_r − x_m|, so m's neighbourhood is a window of the sorted column around m. Grow it
+  // to the nearer side until it holds N_I rows (the squares taken never decrease, so the last is the N_I-th
+  // smallest), then take in the rows on either side whose distance, a square root as in the canonical selection,
+  // ties the N_I-th's. The squares are knn.hpp's: add_square(0, x_r, x_m) is squared_distance on {candidate}.
   const auto column = x_.column(candidate);
   const std::size_t n = x_.rows;
   const std::vector<std::uint32_t> order = rows_by_value(column);
-  std::vector<std::size_t> position(n);
+  std::vector<std::size_t> position(n), rows;
   for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
-  WalkBuffers b(inner_);
+  std::vector<double> neighbours;
   double total = 0.0;
   for (const std::size_t m : outer_) {
-    b.walk.reset();
-    const std::size_t at = position[m];
-    b.walk.offer(add_square(0.0, column[m], column[m]), m);
-    for (std::size_t k = at; k-- > 0;) {  // downwards: |x_r − x_m| never shrinks, nor does its square
-      const double s = add_square(0.0, column[order[k]], column[m]);
-      if (s > b.walk.bound()) break;
-      b.walk.offer(s, order[k]);
+    const double centre = column[m];
+    const auto square_at = [&](std::size_t k) { return add_square(0.0, column[order[k]], centre); };
+    std::size_t lo = position[m], hi = lo + 1;  // the window [lo, hi) of the sorted order
+    double radius_square = 0.0;
+    while (hi - lo < inner_) {
+      const bool left = lo > 0 && (hi == n || square_at(lo - 1) <= square_at(hi));
+      radius_square = left ? square_at(--lo) : square_at(hi++);
     }
-    for (std::size_t k = at + 1; k < n; ++k) {
-      const double s = add_square(0.0, column[order[k]], column[m]);
-      if (s > b.walk.bound()) break;
-      b.walk.offer(s, order[k]);
-    }
-    total += select(x_, y_, u, inner_, m, b, sizes);
+    const double radius = std::sqrt(radius_square);
+    while (lo > 0 && std::sqrt(square_at(lo - 1)) <= radius) --lo;
+    while (hi < n && std::sqrt(square_at(hi)) <= radius) ++hi;
+    rows.assign(order.begin() + static_cast<std::ptrdiff_t>(lo), order.begin() + static_cast<std::ptrdiff_t>(hi));
+    std::sort(rows.begin(), rows.end());
+    neighbours.clear();
+    for (const std::size_t row : rows) neighbours.push_back(y_[row]);
+    if (sizes) sizes->push_back(rows.size());
+    total += sample_variance(neighbours);
   }
   return total;
 }

@@ -7,7 +7,8 @@
 //  * for a candidate, m's neighbours are found by walking that list with S̃ = D_A + (x_i[r] − x_i[m])², and the walk
 //    stops at the first row whose D_A alone exceeds the N_I-th smallest S̃ seen: every row after it, listed or not,
 //    is farther (adding a square never lowers a double). A list that runs out before that falls back to every row.
-//  * With A = ∅ (the first step) the list is the candidate's own sorted column, walked both ways from m.
+//  * With A = ∅ (the first step) the distance is one column's: m's neighbourhood is a window of the candidate's
+//    sorted column around m, grown to the nearer side (exact, no widening needed).
 //
 // Exact, bit for bit: S̃ adds A's terms before the candidate's, where the canonical sum (knn.hpp's
 // squared_distance) adds the columns of A ∪ {i} in ascending order. Both are sums of the same |A| + 1 non-negative
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "methods/first/detail/knn.hpp"
@@ -59,9 +61,14 @@ class ForwardSearch {
   std::uint64_t fallbacks() const;
 
  private:
+  /// Buffers one task reuses across the outer rows whose lists it builds.
+  struct ListBuffers {
+    std::vector<double> on_a, sorted;
+    std::vector<std::pair<double, std::size_t>> kept;
+  };
   /// Outer row o's list: its K nearest rows on A and their D_A.
-  void build_list(std::size_t o);
-  double walk_sorted(std::size_t candidate, std::span<const std::size_t> u, std::vector<std::size_t>* sizes) const;
+  void build_list(std::size_t o, ListBuffers& buffers);
+  double walk_sorted(std::size_t candidate, std::vector<std::size_t>* sizes) const;
   double walk_lists(std::size_t candidate, std::span<const std::size_t> u, std::vector<std::size_t>* sizes) const;
 
   const Columns& x_;
@@ -70,7 +77,7 @@ class ForwardSearch {
   std::size_t inner_;
   std::vector<std::size_t> outer_;
   std::size_t list_rows_;              ///< K: rows per list (0 when A = ∅)
-  std::vector<std::size_t> list_row_;  ///< outer_.size() × K rows, each list ascending by D_A (then row)
+  std::vector<std::size_t> list_row_;  ///< outer_.size() × K rows, each list ascending by D_A
   std::vector<double> list_distance_;  ///< their D_A
   mutable std::atomic<std::uint64_t> fallbacks_{0};
 };

@@ -147,6 +147,12 @@ std::size_t standardise(Columns& x) {
 
 double sample_variance(std::span<const double> values) {
   if (values.size() < 2) return 0.0;
+  if (values.size() == 2) {
+    // The common neighbourhood (N_I = 2, no ties), without the divisions: sum · 0.5 and the sum of squares are the
+    // same correctly rounded doubles as sum / 2 and (sum of squares) / 1, so nothing changes by a bit.
+    const double mean = (0.0 + values[0] + values[1]) * 0.5;
+    return (0.0 + (values[0] - mean) * (values[0] - mean)) + (values[1] - mean) * (values[1] - mean);
+  }
   double sum = 0.0;
   for (double v : values) sum += v;
   const double mean = sum / static_cast<double>(values.size());
