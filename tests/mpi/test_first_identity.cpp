@@ -39,12 +39,12 @@ void check_job(const std::string& text) {
 
 BOOST_AUTO_TEST_CASE(friedman1_all_rows_as_outer_rows) {
   check_job(
-      "[method]\nname = \"first\"\n[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 150\np = 12\n"
+      "[method]\nname = \"first\"\n[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 150\np = 30\n"
       "[run]\nseed = 4\n");
 }
 
 BOOST_AUTO_TEST_CASE(friedman1_outer_subsample_fast_forward) {
   check_job(
       "[method]\nname = \"first\"\nouter_samples = 60\nforward = \"fast\"\n[data]\nsource = \"simulate\"\n"
-      "dgp = \"friedman1\"\nn = 150\np = 12\n[run]\nseed = 5\n");
+      "dgp = \"friedman1\"\nn = 150\np = 30\n[run]\nseed = 5\n");
 }

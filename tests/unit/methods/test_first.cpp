@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/rng.hpp"
+#include "methods/first/detail/forward_search.hpp"
 #include "methods/first/first.hpp"
 #include "methods/first/nanne.hpp"
 
@@ -196,6 +197,75 @@ BOOST_AUTO_TEST_CASE(first_on_the_lattice_fixture_matches_the_numpy_reference) {
       BOOST_TEST_REQUIRE(out.psi.size() == e.psi.size());
       for (std::size_t j = 0; j < e.psi.size(); ++j)
         BOOST_TEST(agrees(out.psi[j], e.psi[j]), "psi[" << j << "] = " << out.psi[j] << " vs " << e.psi[j]);
+    }
+  }
+}
+
+namespace {
+
+/// Algorithm 3 (or S1) written out with TotalIndex::estimate per candidate (a kd-tree each), without the shared
+/// forward search: the forward set and V̂ after each addition.
+std::pair<std::vector<std::size_t>, std::vector<double>> forward_by_estimate(const TotalIndex& t,
+                                                                             const FirstSettings& settings) {
+  std::vector<std::size_t> a, candidates(t.cols());
+  std::vector<double> explained;
+  for (std::size_t j = 0; j < t.cols(); ++j) candidates[j] = j;
+  for (std::uint64_t step = 1; !candidates.empty(); ++step) {
+    const auto outer = outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, step);
+    std::vector<double> v(candidates.size());
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      std::vector<std::size_t> u = a;
+      u.push_back(candidates[c]);
+      v[c] = t.var_y() - t.estimate(u, outer);
+    }
+    const auto best = static_cast<std::size_t>(std::max_element(v.begin(), v.end()) - v.begin());
+    const double previous = explained.empty() ? 0.0 : explained.back();
+    if (!(v[best] > previous)) break;
+    a.push_back(candidates[best]);
+    explained.push_back(v[best]);
+    std::vector<std::size_t> next;
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      if (c != best && !(settings.fast && v[c] < previous)) next.push_back(candidates[c]);
+    candidates = std::move(next);
+  }
+  return {a, explained};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_shared_forward_search_changes_no_step) {
+  // 40 columns, so a step has enough candidates for the shared lists (detail::forward_search_pays), on continuous
+  // data and on a coarse lattice (ties at every distance).
+  for (const bool lattice : {false, true}) {
+    Rng rng(lattice ? 31 : 32);
+    constexpr std::size_t n = 300, p = 40;
+    detail::Columns x;
+    x.rows = n;
+    x.cols = p;
+    x.values.resize(n * p);
+    for (double& v : x.values) v = lattice ? static_cast<double>(rng.uniform_int(4)) : rng.normal();
+    std::vector<double> y(n);
+    for (std::size_t i = 0; i < n; ++i)
+      y[i] = 2.0 * x.values[i] + 1.5 * x.values[n + i] + x.values[2 * n + i] * x.values[3 * n + i] + 0.5 * rng.normal();
+    detail::standardise(x);
+    const TotalIndex t(std::move(x), std::move(y), 2);
+    BOOST_TEST(detail::forward_search_pays(p, n));
+    for (const bool fast : {false, true}) {
+      for (const std::size_t n_outer : {std::size_t{0}, std::size_t{120}}) {
+        FirstSettings settings;
+        settings.fast = fast;
+        settings.n_outer = n_outer;
+        settings.seed = 4;
+        LocalExecutor executor(2);
+        const FirstOutcome out = run_first(t, settings, executor);
+        const auto [forward, explained] = forward_by_estimate(t, settings);
+        BOOST_TEST_CONTEXT("lattice " << lattice << ", fast " << fast << ", N_O " << n_outer) {
+          BOOST_TEST(out.forward == forward, boost::test_tools::per_element());
+          BOOST_TEST(out.forward.size() >= 2u);
+          BOOST_TEST(std::memcmp(out.forward_explained.data(), explained.data(), explained.size() * sizeof(double)) ==
+                     0);
+        }
+      }
     }
   }
 }
