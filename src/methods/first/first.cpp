@@ -16,7 +16,7 @@ bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& 
   // few candidates are left to repay the lists (forward_search_pays).
   std::optional<detail::ForwardSearch> search;
   if (state.forward.size() + 1 <= detail::kForwardSearchMaxColumns &&
-      detail::forward_search_pays(state.candidates.size(), t.rows()))
+      detail::forward_search_pays(state.candidates.size(), t.rows(), outer.size()))
     search.emplace(t.columns(), t.y(), state.forward, t.inner(), outer, executor.threads());
   const auto estimates = executor.map(state.candidates.size(), [&](std::size_t c) {
     if (search) return std::vector<double>{t.var_y() - search->mean_variance(state.candidates[c])};

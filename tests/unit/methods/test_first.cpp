@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(the_shared_forward_search_changes_no_step) {
       y[i] = 2.0 * x.values[i] + 1.5 * x.values[n + i] + x.values[2 * n + i] * x.values[3 * n + i] + 0.5 * rng.normal();
     detail::standardise(x);
     const TotalIndex t(std::move(x), std::move(y), 2);
-    BOOST_TEST(detail::forward_search_pays(p, n));
+    BOOST_TEST(detail::forward_search_pays(p, n, n));
     for (const bool fast : {false, true}) {
       for (const std::size_t n_outer : {std::size_t{0}, std::size_t{120}}) {
         FirstSettings settings;

@@ -221,3 +221,14 @@ BOOST_AUTO_TEST_CASE(the_two_value_variance_is_the_two_pass_formula_bit_for_bit)
                a << ", " << b << ": " << fast << " != " << reference);
   }
 }
+
+BOOST_AUTO_TEST_CASE(the_shared_lists_are_built_only_where_they_repay_and_fit) {
+  BOOST_TEST(forward_search_pays(1000, 1000, 1000));
+  BOOST_TEST(!forward_search_pays(15, 1000, 1000));         // too few candidates for any N
+  BOOST_TEST(!forward_search_pays(100, 10000, 10000));      // fewer than N/64
+  BOOST_TEST(forward_search_pays(1000, 10000, 10000));      // 10 000 × 400 rows × 16 bytes = 64 MB
+  BOOST_TEST(!forward_search_pays(10000, 100000, 100000));  // 100 000 × 1 264 rows × 16 bytes: above 256 MiB
+  BOOST_TEST(forward_search_pays(10000, 100000, 5000));     // the same with N_O = 5 000
+  BOOST_TEST(default_list_rows(1000) == 128u);
+  BOOST_TEST(default_list_rows(10000) == 400u);
+}

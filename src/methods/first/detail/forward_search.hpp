@@ -13,8 +13,8 @@
 // Exact, bit for bit: S̃ adds A's terms before the candidate's, where the canonical sum (knn.hpp's
 // squared_distance) adds the columns of A ∪ {i} in ascending order. Both are sums of the same |A| + 1 non-negative
 // doubles, so each lies within |A| + 1 roundings of the real sum, and S̃ ≤ S̃_(N_I)·(1 + kSlack) keeps every row
-// the canonical selection can keep (kSlack = 1e-10 covers |A| far beyond kMaxColumns, and a square root's ties). The
-// kept rows are then measured canonically and selected by neighbourhood_variance, exactly as the kd-tree and
+// the canonical selection can keep (kSlack = 1e-10 covers |A| far beyond kForwardSearchMaxColumns, and a square root's
+// ties). The kept rows are then measured canonically and selected by neighbourhood_variance, exactly as the kd-tree and
 // brute-force paths do, and the outer rows are summed in the same order: T̂ is the same double as
 // mean_neighbourhood_variance's (tested against brute force on lattice ties and continuous data).
 #include <atomic>
@@ -32,18 +32,22 @@ namespace bfs::first::detail {
 /// mean_neighbourhood_variance instead.
 inline constexpr std::size_t kForwardSearchMaxColumns = 4096;
 
-/// Whether a step's shared lists repay themselves: building them costs every outer row a pass over all N rows
-/// (a few ns a row), a candidate's walk then ~0.1 µs an outer row, against ~1 µs for a kd-tree search of its own.
-/// So the lists pay from about N/90 candidates, and from ~12 at N = 1000 (measured on friedman-mod, docs/first.md);
-/// the rule asks for N/64 and at least 16. Either way gives the same T̂; only the time differs.
-inline bool forward_search_pays(std::size_t candidates, std::size_t rows) {
-  return candidates >= 16 && candidates * 64 >= rows;
-}
-
 /// Rows kept per outer row on A when the caller does not say (all rows when there are fewer): 128, or 4·√N when
 /// that is more. A walk needs a few dozen rows on friedman-mod at N = 1000, and more, like √N, when A is one column
 /// (rows in a band of the A column); a list that runs out costs a pass over every row.
 std::size_t default_list_rows(std::size_t rows);
+
+/// The most memory a step's lists may take (16 bytes a listed row): 256 MiB, about N = N_O = 25 000.
+inline constexpr std::size_t kForwardListBytes = std::size_t{256} << 20;
+
+/// Whether a step's shared lists repay themselves: building them costs every outer row a pass over all N rows
+/// (a few ns a row), a candidate's walk then ~0.1 µs an outer row, against ~1 µs for a kd-tree search of its own.
+/// So the lists pay from about N/90 candidates, and from ~12 at N = 1000 (measured on friedman-mod, docs/first.md);
+/// the rule asks for N/64 and at least 16, and for lists within kForwardListBytes. Either way gives the same T̂;
+/// only the time (and the memory) differs.
+inline bool forward_search_pays(std::size_t candidates, std::size_t rows, std::size_t outer) {
+  return candidates >= 16 && candidates * 64 >= rows && outer * default_list_rows(rows) * 16 <= kForwardListBytes;
+}
 
 class ForwardSearch {
  public:
