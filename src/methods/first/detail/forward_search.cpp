@@ -106,10 +106,7 @@ double select(const Columns& x, std::span<const double> y, std::span<const std::
   b.walk.kept_rows(b.rows);
   if (b.rows.size() == inner) {
     // The neighbourhood holds at least N_I rows, all of them kept: it is exactly these, whatever their distances.
-    b.scratch.neighbours.clear();
-    for (const std::size_t row : b.rows) b.scratch.neighbours.push_back(y[row]);
-    if (sizes) sizes->push_back(inner);
-    return sample_variance(b.scratch.neighbours);
+    return rows_variance(b.rows, y, b.scratch, sizes);
   }
   b.distance.resize(b.rows.size());
   for (std::size_t i = 0; i < b.rows.size(); ++i) b.distance[i] = std::sqrt(squared_distance(x, u, b.rows[i], m));
@@ -201,7 +198,7 @@ double ForwardSearch::walk_sorted(std::size_t candidate, std::vector<std::size_t
   const std::vector<std::uint32_t> order = rows_by_value(column);
   std::vector<std::size_t> position(n), rows;
   for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
-  std::vector<double> neighbours;
+  Scratch scratch;
   double total = 0.0;
   for (const std::size_t m : outer_) {
     const double centre = column[m];
@@ -217,10 +214,7 @@ double ForwardSearch::walk_sorted(std::size_t candidate, std::vector<std::size_t
     while (hi < n && std::sqrt(square_at(hi)) <= radius) ++hi;
     rows.assign(order.begin() + static_cast<std::ptrdiff_t>(lo), order.begin() + static_cast<std::ptrdiff_t>(hi));
     std::sort(rows.begin(), rows.end());
-    neighbours.clear();
-    for (const std::size_t row : rows) neighbours.push_back(y_[row]);
-    if (sizes) sizes->push_back(rows.size());
-    total += sample_variance(neighbours);
+    total += rows_variance(rows, y_, scratch, sizes);
   }
   return total;
 }

@@ -121,10 +121,17 @@ double neighbourhood_variance(std::span<const std::size_t> rows, std::span<const
   std::nth_element(scratch.sorted.begin(), scratch.sorted.begin() + static_cast<std::ptrdiff_t>(inner - 1),
                    scratch.sorted.end());
   const double radius = scratch.sorted[inner - 1];
-  scratch.neighbours.clear();
+  scratch.kept.clear();
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (distance[i] <= radius) scratch.neighbours.push_back(y[rows[i]]);
-  if (sizes) sizes->push_back(scratch.neighbours.size());
+    if (distance[i] <= radius) scratch.kept.push_back(rows[i]);
+  return rows_variance(scratch.kept, y, scratch, sizes);
+}
+
+double rows_variance(std::span<const std::size_t> rows, std::span<const double> y, Scratch& scratch,
+                     std::vector<std::size_t>* sizes) {
+  scratch.neighbours.clear();
+  for (const std::size_t row : rows) scratch.neighbours.push_back(y[row]);
+  if (sizes) sizes->push_back(rows.size());
   return sample_variance(scratch.neighbours);
 }
 

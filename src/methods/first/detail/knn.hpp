@@ -63,8 +63,14 @@ double squared_distance(const Columns& x, std::span<const std::size_t> u, std::s
 /// Buffers one search reuses across its outer rows.
 struct Scratch {
   std::vector<double> sorted;
+  std::vector<std::size_t> kept;
   std::vector<double> neighbours;
 };
+
+/// The sample variance of y over a whole neighbourhood `rows` (ascending, so the y's are summed in row order),
+/// through scratch.neighbours; appends its size to `sizes` when given. Every search ends here.
+double rows_variance(std::span<const std::size_t> rows, std::span<const double> y, Scratch& scratch,
+                     std::vector<std::size_t>* sizes);
 
 /// The Appendix C selection: `rows` (ascending) with their Euclidean distances `distance` to the outer row; the N_I-th
 /// smallest distance (the outer row's own 0 included) and every row at or below it; the sample variance of their
