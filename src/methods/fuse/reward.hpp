@@ -8,14 +8,16 @@
 // ties count ½); V(∅) = ½. s_F is an integer, so how the work is split cannot change V.
 //
 // Cost: brute force, O(|𝒱|·|L|·|F|) per reward (≈ 100 × 2080 × 20 ≈ 4·10⁶ multiply-adds for madelon's folds) —
-// the paper's Õ(mnd) (§6.1) without its log factor. The kernel (reward.cpp) blocks rows and validation rows in SIMD
-// registers and keeps each validation row's k best in a bounded list, which a whole tile of farther rows skips.
+// the paper's Õ(mnd) (§6.1) without its log factor. detail/knn_screen.hpp does it as one float multiply-add per
+// row × column × validation row, and the exact double distance only for the rows that float screen cannot rule
+// out (about k per validation row); its bound keeps the result the definition's, bit for bit.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "core/rng.hpp"
+#include "methods/fuse/detail/knn_screen.hpp"
 
 namespace bfs::fuse {
 
@@ -55,6 +57,7 @@ class KnnReward {
  private:
   TrainingSet data_;
   std::int32_t k_;
+  detail::RoundedColumns rounded_;  ///< the data as floats, for the screen
 };
 
 }  // namespace bfs::fuse

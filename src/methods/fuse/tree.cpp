@@ -99,10 +99,18 @@ std::int64_t Tree::grave_count(std::int32_t feature, std::int32_t depth) const {
                                 : s_.grave_count[static_cast<std::size_t>(feature)];
 }
 
+namespace {
+
+/// (1 − β)·ℓ-RAVE + β·g-RAVE with β = c_l/(c_l + t_l) (§5.3).
+double blend(double lrave, std::int64_t t_l, double grave, double c_l) {
+  const double beta = c_l > 0.0 ? c_l / (c_l + static_cast<double>(t_l)) : 0.0;
+  return (1.0 - beta) * lrave + beta * grave;
+}
+
+}  // namespace
+
 double Tree::widening_score(std::int32_t node, std::int32_t feature, double c_l) const {
-  const auto t_l = static_cast<double>(lrave_count(node, feature));
-  const double beta = c_l > 0.0 ? c_l / (c_l + t_l) : 0.0;
-  return (1.0 - beta) * lrave(node, feature) + beta * grave(feature, this->node(node).depth);
+  return blend(lrave(node, feature), lrave_count(node, feature), grave(feature, this->node(node).depth), c_l);
 }
 
 void Tree::widen(std::int32_t node, std::span<const std::uint8_t> in_set, double b, double c_l, Rng& rng) {
@@ -113,9 +121,17 @@ void Tree::widen(std::int32_t node, std::span<const std::uint8_t> in_set, double
   taken.push_back(0);  // f_s
   for (const Action& action : n.actions) taken[static_cast<std::size_t>(action.feature)] = 1;
   while (static_cast<std::int64_t>(this->node(node).actions.size()) < target) {
+    // widening_score of every feature not taken, the node's ℓ-RAVE list (sorted by feature) walked beside them
+    // instead of searched p times.
     detail::ArgmaxPicker picker(rng);
+    const auto& rave = this->node(node).rave;
+    const std::int32_t depth = this->node(node).depth;
+    std::size_t next = 0;
     for (std::int32_t f = 0; f <= s_.features; ++f) {
-      if (taken[static_cast<std::size_t>(f)] == 0) picker.offer(f, widening_score(node, f, c_l));
+      while (next < rave.size() && rave[next].feature < f) ++next;
+      if (taken[static_cast<std::size_t>(f)] != 0) continue;
+      const bool seen = next < rave.size() && rave[next].feature == f;
+      picker.offer(f, blend(seen ? rave[next].mean() : 0.0, seen ? rave[next].count : 0, grave(f, depth), c_l));
     }
     BFS_CHECK(picker.best() >= 0);
     taken[static_cast<std::size_t>(picker.best())] = 1;
