@@ -81,7 +81,7 @@ struct Screen {
 };
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) void add_squares(const float* column, std::size_t tiles,
-                                                                               float* norms) {
+                                                                              float* norms) {
   for (std::size_t i0 = 0; i0 < tiles * kTile; i0 += kTile) {
     FloatLanes x;
     FloatLanes sum;
@@ -172,8 +172,8 @@ struct Candidate {
 
 /// The rows whose w̃ is at most `limit`, in ascending row order (never padding or the query's own row).
 __attribute__((target_clones("avx512f", "avx2", "default"))) void rows_at_most(std::span<const float> rough,
-                                                                                float limit, std::size_t rows,
-                                                                                std::vector<Candidate>& out) {
+                                                                               float limit, std::size_t rows,
+                                                                               std::vector<Candidate>& out) {
   out.clear();
   for (std::size_t i0 = 0; i0 < rough.size(); i0 += kTile) {
     FloatLanes w;
@@ -292,7 +292,8 @@ void positives_of_block(const TrainingSet& data, std::span<const std::int32_t> c
   }
   work.rough.resize(kQueries * screen.tiles * kTile);
   screen_block(screen, block, work.rough, work.lane_minimum);
-  for (std::size_t q = 0; q < block.count; ++q) out.push_back(screened_positives(data, cols, screen, block, q, k, work));
+  for (std::size_t q = 0; q < block.count; ++q)
+    out.push_back(screened_positives(data, cols, screen, block, q, k, work));
 }
 
 }  // namespace
@@ -312,8 +313,8 @@ RoundedColumns round_columns(const TrainingSet& data) {
 }
 
 std::vector<std::int32_t> nearest_positives(const TrainingSet& data, const RoundedColumns& rounded,
-                                            std::span<const std::int32_t> cols,
-                                            std::span<const std::size_t> validation, std::size_t k) {
+                                            std::span<const std::int32_t> cols, std::span<const std::size_t> validation,
+                                            std::size_t k) {
   BFS_CHECK(std::is_sorted(cols.begin(), cols.end()) && k >= 1 && k < data.rows);
   const Screen screen = make_screen(data, rounded, cols);
   QueryBlock block;

@@ -40,7 +40,7 @@ RoundedColumns round_columns(const TrainingSet& data);
 /// For each validation row z (in order): the number of positives among its k nearest training rows on the sorted
 /// columns `cols`, leave-one-out. k must be below data.rows.
 std::vector<std::int32_t> nearest_positives(const TrainingSet& data, const RoundedColumns& rounded,
-                                            std::span<const std::int32_t> cols,
-                                            std::span<const std::size_t> validation, std::size_t k);
+                                            std::span<const std::int32_t> cols, std::span<const std::size_t> validation,
+                                            std::size_t k);
 
 }  // namespace bfs::fuse::detail
