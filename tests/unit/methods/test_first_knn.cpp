@@ -21,11 +21,12 @@ namespace {
 constexpr std::size_t kRows = 300;
 constexpr std::size_t kCols = 17;
 
-enum class Kind { integer_grid, tenths_grid, standardised_grid, continuous };
+enum class Kind { integer_grid, tenths_grid, standardised_grid, continuous, low_bits };
 
 /// kRows × kCols columns. integer_grid: integers 0..3 (squared distances are exact integers: ties everywhere, and
 /// duplicate rows on few columns); tenths_grid: 0.1 × 0..4 (distances that tie on paper but round differently);
-/// standardised_grid: the integer grid after standardise(); continuous: N(0, 1).
+/// standardised_grid: the integer grid after standardise(); continuous: N(0, 1); low_bits: 1 + k·2⁻⁴⁰, k in 0..999
+/// (values that differ only in their low 32 bits, with ties: step 1's sort takes its all-bytes path).
 Columns make_columns(Kind kind, std::uint64_t seed) {
   Rng rng(seed);
   Columns x;
@@ -43,6 +44,9 @@ Columns make_columns(Kind kind, std::uint64_t seed) {
         break;
       case Kind::continuous:
         v = rng.normal();
+        break;
+      case Kind::low_bits:
+        v = 1.0 + std::ldexp(static_cast<double>(rng.uniform_int(1000)), -40);
         break;
     }
   }
@@ -172,7 +176,8 @@ BOOST_AUTO_TEST_CASE(the_forward_search_finds_brute_force_neighbourhoods) {
   std::iota(all.begin(), all.end(), std::size_t{0});
   const std::vector<std::size_t> some = {299, 0, 3, 4, 17, 100, 101, 250};  // any order: T̂ sums in this one
   std::uint64_t fallbacks_short = 0, fallbacks_long = 0;
-  for (const Kind kind : {Kind::integer_grid, Kind::tenths_grid, Kind::standardised_grid, Kind::continuous}) {
+  for (const Kind kind :
+       {Kind::integer_grid, Kind::tenths_grid, Kind::standardised_grid, Kind::continuous, Kind::low_bits}) {
     const Columns x = make_columns(kind, 11 + static_cast<std::uint64_t>(kind));
     for (const std::vector<std::size_t>& a : std::vector<std::vector<std::size_t>>{
              {}, {3}, {16, 2}, {0, 5, 9, 12}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}) {

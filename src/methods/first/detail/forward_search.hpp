@@ -72,6 +72,8 @@ class ForwardSearch {
   };
   /// Outer row o's list: its K nearest rows on A and their D_A.
   void build_list(std::size_t o, ListBuffers& buffers);
+  /// build_list when A is one column: a window of its sorted order.
+  void build_window_list(std::size_t o);
   double walk_sorted(std::size_t candidate, std::vector<std::size_t>* sizes) const;
   double walk_lists(std::size_t candidate, std::span<const std::size_t> u, std::vector<std::size_t>* sizes) const;
 
@@ -80,9 +82,11 @@ class ForwardSearch {
   std::vector<std::size_t> a_;  ///< A, ascending
   std::size_t inner_;
   std::vector<std::size_t> outer_;
-  std::size_t list_rows_;              ///< K: rows per list (0 when A = ∅)
-  std::vector<std::size_t> list_row_;  ///< outer_.size() × K rows, each list ascending by D_A
-  std::vector<double> list_distance_;  ///< their D_A
+  std::size_t list_rows_;                  ///< K: rows per list (0 when A = ∅)
+  std::vector<std::size_t> list_row_;      ///< outer_.size() × K rows, each list ascending by D_A
+  std::vector<double> list_distance_;      ///< their D_A
+  std::vector<std::uint32_t> a_order_;     ///< when |A| = 1: the rows in ascending (value, row) order of A's column
+  std::vector<std::uint32_t> a_position_;  ///< … and each row's place in that order
   mutable std::atomic<std::uint64_t> fallbacks_{0};
 };
 
