@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(knn_float_screen_equals_brute_force) {
   // The float screen (detail/knn_screen.hpp) decides alone only when its bound proves it; these data sets are built
   // to defeat a screen without that bound: values a float cannot tell apart (a large offset plus steps far below
   // its resolution), near-duplicates 1e-12 apart, k above the 16 lanes the first bound needs, values too large for
-  // the screen (off: exact throughout), and the realistic case of Gaussian columns.
+  // the screen (off: exact throughout) or for floats at all, and the realistic case of Gaussian columns.
   Rng rng(Rng::stream(12, 0, 0, Purpose::Fit));
   const std::size_t rows = 300;
   auto make = [&](auto value) {
@@ -276,6 +276,7 @@ BOOST_AUTO_TEST_CASE(knn_float_screen_equals_brute_force) {
       make([&] { return 1e6 + 1e-4 * static_cast<double>(rng.uniform_int(50)); }),
       make([&] { return static_cast<double>(rng.uniform_int(3)) + 1e-12 * static_cast<double>(rng.uniform_int(3)); }),
       make([&] { return 1e16 * static_cast<double>(rng.uniform_int(5)); }),
+      make([&] { return 1e300 * static_cast<double>(rng.uniform_int(5)); }),  // beyond floats; distances overflow
       make([&] { return rng.normal(); }),
   };
   for (std::size_t set = 0; set < sets.size(); ++set) {

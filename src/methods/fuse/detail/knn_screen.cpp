@@ -305,7 +305,10 @@ RoundedColumns round_columns(const TrainingSet& data) {
   for (std::size_t j = 0; j < data.cols; ++j) {
     const auto column = data.column(j);
     for (std::size_t i = 0; i < data.rows; ++i) {
-      rounded.values[j * rounded.stride + i] = static_cast<float>(column[i]);
+      // Beyond the float range a conversion is undefined: ±∞ instead (the screen is then off anyway).
+      const double v = column[i];
+      rounded.values[j * rounded.stride + i] =
+          std::abs(v) <= std::numeric_limits<float>::max() ? static_cast<float>(v) : std::copysign(kInfinity, v);
       rounded.largest = std::isnan(column[i]) ? column[i] : std::max(rounded.largest, std::abs(column[i]));
     }
   }
