@@ -34,7 +34,11 @@ double ucb1_tuned(double mean, double variance, double parent_visits, double vis
 
 double continuous_score(const Tree& tree, std::int32_t node, const Action* action, std::int32_t feature,
                         const SearchSettings& settings) {
-  const double rave = tree.widening_score(node, feature, settings.c_l);
+  return continuous_score_given(tree, node, action, tree.widening_score(node, feature, settings.c_l), settings);
+}
+
+double continuous_score_given(const Tree& tree, std::int32_t node, const Action* action, double rave,
+                              const SearchSettings& settings) {
   const std::int64_t real = action != nullptr ? action->visits : 0;
   const std::int64_t seen = real + (action != nullptr ? action->pending : 0);
   if (seen == 0) return settings.c > 0.0 ? rave : std::numeric_limits<double>::infinity();
@@ -72,12 +76,14 @@ std::int32_t select_continuous(Tree& tree, std::int32_t node, std::span<const st
   for (std::size_t i = 0; i < actions.size(); ++i) {
     index[static_cast<std::size_t>(actions[i].feature)] = static_cast<std::int32_t>(i);
   }
+  std::vector<double> rave;
+  tree.widening_scores(node, settings.c_l, rave);
   detail::ArgmaxPicker picker(rng);
   for (std::int32_t f = 0; f <= p; ++f) {
     if (f < p && in_set[static_cast<std::size_t>(f)] != 0) continue;
     const std::int32_t i = index[static_cast<std::size_t>(f)];
     const Action* action = i >= 0 ? &actions[static_cast<std::size_t>(i)] : nullptr;
-    picker.offer(f, continuous_score(tree, node, action, f, settings));
+    picker.offer(f, continuous_score_given(tree, node, action, rave[static_cast<std::size_t>(f)], settings));
   }
   const std::int32_t chosen = picker.best();
   BFS_CHECK(chosen >= 0);

@@ -47,6 +47,9 @@ double ucb1_tuned(double mean, double variance, double parent_visits, double vis
 /// Eq. 9's score of `feature` (or f_s = p) at `node`; `action` is its entry in node.actions or nullptr.
 double continuous_score(const Tree& tree, std::int32_t node, const Action* action, std::int32_t feature,
                         const SearchSettings& settings);
+/// The same with the feature's widening score (its RAVE term) already known.
+double continuous_score_given(const Tree& tree, std::int32_t node, const Action* action, double rave,
+                              const SearchSettings& settings);
 
 /// The discrete choice at a visited node (widens it first); returns the index in node.actions.
 std::int32_t select_discrete(Tree& tree, std::int32_t node, std::span<const std::uint8_t> in_set,

@@ -113,25 +113,34 @@ double Tree::widening_score(std::int32_t node, std::int32_t feature, double c_l)
   return blend(lrave(node, feature), lrave_count(node, feature), grave(feature, this->node(node).depth), c_l);
 }
 
+void Tree::widening_scores(std::int32_t node, double c_l, std::vector<double>& scores) const {
+  // The node's ℓ-RAVE list (sorted by feature) walked beside the features instead of searched p + 1 times; the
+  // same arithmetic as widening_score.
+  const Node& n = this->node(node);
+  scores.resize(static_cast<std::size_t>(s_.features) + 1);
+  std::size_t next = 0;
+  for (std::int32_t f = 0; f <= s_.features; ++f) {
+    while (next < n.rave.size() && n.rave[next].feature < f) ++next;
+    const bool seen = next < n.rave.size() && n.rave[next].feature == f;
+    scores[static_cast<std::size_t>(f)] =
+        blend(seen ? n.rave[next].mean() : 0.0, seen ? n.rave[next].count : 0, grave(f, n.depth), c_l);
+  }
+}
+
 void Tree::widen(std::int32_t node, std::span<const std::uint8_t> in_set, double b, double c_l, Rng& rng) {
   const Node& n = this->node(node);
   const std::int64_t available = static_cast<std::int64_t>(s_.features - n.depth) + 1;  // features not in F, and f_s
   const std::int64_t target = std::min(widening_limit(n.visits + n.pending, b), available);
+  if (static_cast<std::int64_t>(n.actions.size()) >= target) return;
   std::vector<std::uint8_t> taken(in_set.begin(), in_set.end());
   taken.push_back(0);  // f_s
   for (const Action& action : n.actions) taken[static_cast<std::size_t>(action.feature)] = 1;
+  std::vector<double> scores;
+  widening_scores(node, c_l, scores);  // adding children changes no RAVE statistic
   while (static_cast<std::int64_t>(this->node(node).actions.size()) < target) {
-    // widening_score of every feature not taken, the node's ℓ-RAVE list (sorted by feature) walked beside them
-    // instead of searched p times.
     detail::ArgmaxPicker picker(rng);
-    const auto& rave = this->node(node).rave;
-    const std::int32_t depth = this->node(node).depth;
-    std::size_t next = 0;
     for (std::int32_t f = 0; f <= s_.features; ++f) {
-      while (next < rave.size() && rave[next].feature < f) ++next;
-      if (taken[static_cast<std::size_t>(f)] != 0) continue;
-      const bool seen = next < rave.size() && rave[next].feature == f;
-      picker.offer(f, blend(seen ? rave[next].mean() : 0.0, seen ? rave[next].count : 0, grave(f, depth), c_l));
+      if (taken[static_cast<std::size_t>(f)] == 0) picker.offer(f, scores[static_cast<std::size_t>(f)]);
     }
     BFS_CHECK(picker.best() >= 0);
     taken[static_cast<std::size_t>(picker.best())] = 1;

@@ -128,6 +128,8 @@ class Tree {
 
   /// The widening score (1−β)·ℓ-RAVE_{F,f} + β·g-RAVE_f of §5.3.
   double widening_score(std::int32_t node, std::int32_t feature, double c_l) const;
+  /// widening_score of every feature and f_s (scores[f], f = 0…p) at `node`, in one pass.
+  void widening_scores(std::int32_t node, double c_l, std::vector<double>& scores) const;
   /// Adds children to `node` until it has min(⌊(T_F + pending)^{1/b}⌋, actions available) of them, each the
   /// argmax of widening_score over the actions not yet children; `in_set` marks F. Ties: a draw from `rng`.
   void widen(std::int32_t node, std::span<const std::uint8_t> in_set, double b, double c_l, Rng& rng);
