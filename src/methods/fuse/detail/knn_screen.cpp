@@ -185,24 +185,26 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void rows_at_most(s
   }
 }
 
-/// The bound's two widening terms for one query: E, and δ.
+/// The bound's widening terms for one query: E, δ, and 4(m + 2)·2⁻⁵³, the relative rounding of an m-term double sum
+/// (the exact distance, and N).
 struct Slack {
   double error;
   double shift;
+  double relative;
 };
 
 Slack slack(const Screen& screen, double query_norm) {
   return {2.0 * screen.gamma * (screen.max_norm + query_norm) / (1.0 - screen.gamma) + 1e-30,
-          kUnitFloat * (std::sqrt(screen.max_norm) + std::sqrt(query_norm)) / (1.0 - screen.gamma) + 1e-18};
+          kUnitFloat * (std::sqrt(screen.max_norm) + std::sqrt(query_norm)) / (1.0 - screen.gamma) + 1e-18,
+          4.0 * (static_cast<double>(screen.columns.size()) + 2.0) * kUnitDouble};
 }
 
 /// B for a rough distance w: a row with w̃ ≤ w has exact (double) distance at most B.
 double distance_bound(double w, const Screen& screen, double query_norm) {
   if (!std::isfinite(w)) return kNoBound;
   const Slack s = slack(screen, query_norm);
-  const double reach = std::sqrt(std::max(0.0, w + query_norm * (1.0 + 1e-12) + s.error)) + s.shift;
-  const auto m = static_cast<double>(screen.columns.size());
-  return reach * reach * (1.0 + 4.0 * (m + 2.0) * kUnitDouble) + 1e-300;
+  const double reach = std::sqrt(std::max(0.0, w + query_norm * (1.0 + s.relative) + s.error)) + s.shift;
+  return reach * reach * (1.0 + s.relative) + 1e-300;
 }
 
 /// A w̃ with k rows at or below it: the k smallest lane minima belong to k different rows, so the k-th of them.
@@ -219,9 +221,8 @@ float kth_lane_minimum(const FloatLanes& lane_minimum, std::size_t k) {
 float screen_limit(double bound, const Screen& screen, double query_norm) {
   if (!std::isfinite(bound)) return kInfinity;
   const Slack s = slack(screen, query_norm);
-  const auto m = static_cast<double>(screen.columns.size());
-  const double reach = std::sqrt(bound * (1.0 + 4.0 * (m + 2.0) * kUnitDouble) + 1e-300) + s.shift;
-  const double limit = reach * reach + s.error - query_norm * (1.0 - 1e-12);
+  const double reach = std::sqrt(bound * (1.0 + s.relative) + 1e-300) + s.shift;
+  const double limit = reach * reach + s.error - query_norm * (1.0 - s.relative);
   auto rounded = static_cast<float>(limit);
   if (static_cast<double>(rounded) < limit) rounded = std::nextafter(rounded, kInfinity);
   return rounded;

@@ -15,8 +15,8 @@
 // fused or not), so |w̃ + N − D'| ≤ E = 2γ·(M + N)/(1 − γ) (Higham, Accuracy and Stability, §3.1); rounding the
 // inputs moves √D by at most δ = u·(√M + √N)/(1 − γ). Hence a row's D ≤ (√(w̃ + N + E) + δ)², which gives B from
 // the k-th smallest w̃; and D ≤ B requires w̃ ≤ (√B + δ)² + E − N, the limit, rounded up to a float. B is raised by
-// 4(m + 2)·2⁻⁵³ relative for the double sum's own rounding; small absolute terms cover float underflow. Data too
-// large for floats (|x| ≥ 10¹⁵, or ‖x̂‖² ≥ 10³⁰) turns the screen off: then every row gets the exact distance.
+// 4(m + 2)·2⁻⁵³ relative for the double sum's own rounding (and N's); small absolute terms cover float underflow. Data
+// too large for floats (|x| ≥ 10¹⁵, or ‖x̂‖² ≥ 10³⁰) turns the screen off: then every row gets the exact distance.
 #include <cstddef>
 #include <cstdint>
 #include <span>
