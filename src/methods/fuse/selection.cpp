@@ -17,9 +17,16 @@ Heuristic parse_heuristic(const std::string& name) {
   throw ConfigError("method.heuristic: expected \"discrete\", \"continuous\" or \"rand\", got \"" + name + "\"");
 }
 
+Untried parse_untried(const std::string& name) {
+  if (name == "rave") return Untried::rave;
+  if (name == "first") return Untried::first;
+  throw ConfigError("method.untried: expected \"rave\" or \"first\", got \"" + name + "\"");
+}
+
 SearchSettings search_settings(const FuseParams& params) {
   return SearchSettings{
-      parse_heuristic(params.heuristic), params.widening_b, params.q, params.c_e, params.c, params.c_l};
+      parse_heuristic(params.heuristic), params.widening_b, params.q, params.c_e, params.c, params.c_l,
+      parse_untried(params.untried)};
 }
 
 double exploration(double variance, double parent_visits, double visits, double c_e) {
@@ -41,7 +48,9 @@ double continuous_score_given(const Tree& tree, std::int32_t node, const Action*
                               const SearchSettings& settings) {
   const std::int64_t real = action != nullptr ? action->visits : 0;
   const std::int64_t seen = real + (action != nullptr ? action->pending : 0);
-  if (seen == 0) return settings.c > 0.0 ? rave : std::numeric_limits<double>::infinity();
+  if (seen == 0) {
+    return settings.c > 0.0 && settings.untried == Untried::rave ? rave : std::numeric_limits<double>::infinity();
+  }
   const double alpha = settings.c > 0.0 ? settings.c / (settings.c + static_cast<double>(real)) : 0.0;
   const Node& n = tree.node(node);
   const double mean = real > 0 ? action->mean : 0.0;

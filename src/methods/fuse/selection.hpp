@@ -9,9 +9,11 @@
 //    (u uniform in [0, 1)), add a uniformly drawn feature not in F — so the walk stops at depth d with probability
 //    1 − q^d, and never at ∅.
 // Readings (issue 14): an untried action (no real or pending visit) scores, in eq. 9, its RAVE term
-// (1−β)·ℓ-RAVE + β·g-RAVE, or +∞ when c = 0; α = c/(c + t_{F,f}) (0 when c = 0) and β = c_l/(c_l + t_l) with t_l
-// the count of ℓ-RAVE_{F,f}. Pending visits enter T_F and t_{F,f} of the exploration term only; an action with
-// pending but no real visits has μ̂ = σ̂² = 0.
+// (1−β)·ℓ-RAVE + β·g-RAVE, or +∞ when c = 0 (`untried = "rave"`, the default); `untried = "first"` reads eq. 9
+// literally at t_{F,f} = 0, where its exploration term is +∞: every untried action is tried before any is tried
+// again (docs/fuse.md: under "rave" the search becomes a single chain). α = c/(c + t_{F,f}) (0 when c = 0) and
+// β = c_l/(c_l + t_l) with t_l the count of ℓ-RAVE_{F,f}. Pending visits enter T_F and t_{F,f} of the exploration term
+// only; an action with pending but no real visits has μ̂ = σ̂² = 0.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -27,6 +29,10 @@ namespace bfs::fuse {
 enum class Heuristic { discrete, continuous, rand };
 /// "discrete" | "continuous" | "rand"; anything else throws ConfigError naming method.heuristic.
 Heuristic parse_heuristic(const std::string& name);
+/// How eq. 9 scores an action never tried at the node: its RAVE term, or +∞ (tried first).
+enum class Untried { rave, first };
+/// "rave" | "first"; anything else throws ConfigError naming method.untried.
+Untried parse_untried(const std::string& name);
 
 /// The knobs of a descent. A job's come from FuseParams (search_settings); these initialisers are the unit tests'
 /// hand-checked values (c_e = 0.01 there, while the job's default is 1 since the sweep in docs/fuse.md).
@@ -37,6 +43,7 @@ struct SearchSettings {
   double c_e = 0.01;
   double c = 100.0;
   double c_l = 100.0;
+  Untried untried = Untried::rave;
 };
 SearchSettings search_settings(const FuseParams& params);
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "methods/fuse/reward.hpp"
 #include "methods/fuse/selection.hpp"
@@ -145,6 +146,13 @@ BOOST_AUTO_TEST_CASE(rave_after_three_scripted_iterations) {
   BOOST_TEST(std::isinf(continuous_score(tree, 0, nullptr, 1, greedy)));
   BOOST_TEST(continuous_score(tree, 0, &root0, 0, cont) == 0.5 + exploration(0.01, 3, 2, 0.01), tol);
   BOOST_TEST(continuous_score(tree, 0, &root0, 0, greedy) == ucb1_tuned(0.5, 0.01, 3, 2, 0.01), tol);
+  // untried = "first": eq. 9 read at t = 0 (+∞) for the untried feature; a tried one scores as before.
+  SearchSettings literal = cont;
+  literal.untried = Untried::first;
+  BOOST_TEST(std::isinf(continuous_score(tree, 0, nullptr, 1, literal)));
+  BOOST_TEST(continuous_score(tree, 0, &root0, 0, literal) == continuous_score(tree, 0, &root0, 0, cont));
+  BOOST_TEST((parse_untried("first") == Untried::first && parse_untried("rave") == Untried::rave));
+  BOOST_CHECK_THROW(parse_untried("all"), ConfigError);
   // The g-RAVE ranking: 1 (0.8), 2 (0.6), 0 (0.5).
   BOOST_TEST(grave_ranking(tree) == (std::vector<std::int32_t>{1, 2, 0}));
 }
