@@ -32,9 +32,10 @@ struct FuseParams final : MethodParams {
   double c = 100.0;
   /// c_l of eq. 9 (and of the widening score, §5.3): β = c_l / (c_l + t_l), the weight of g-RAVE against ℓ-RAVE.
   double c_l = 100.0;
-  /// How eq. 9 scores an action not yet tried at a node: "rave" = its RAVE term (issue 14's reading), "first" = +∞,
-  /// eq. 9 read literally at t_{F,f} = 0 (every untried action is tried before any is tried again).
-  std::string untried = "rave";
+  /// How eq. 9 scores an action not yet tried at a node: "first" = +∞, eq. 9 read literally at t_{F,f} = 0 (every
+  /// untried action is tried before any is tried again); "rave" = its RAVE term (issue 14's first reading, under
+  /// which the search becomes a single chain: docs/fuse.md, "Continuous heuristic").
+  std::string untried = "first";
   /// |𝒱|: validation rows per reward, a fresh stratified subsample of the training rows each iteration (§6.1).
   std::int64_t reward_subsample = 100;
   /// B: descents per round, rewarded together (1 = the paper's sequential algorithm; part of the algorithm).
@@ -58,7 +59,7 @@ struct FuseParams final : MethodParams {
     v("c", c, range(0, 1e12, "eq. 9: alpha = c/(c + t_Ff), the weight of the RAVE term"));
     v("c_l", c_l, range(0, 1e12, "eq. 9: beta = c_l/(c_l + t_l), the weight of g-RAVE against l-RAVE"));
     v("untried", untried,
-      one_of({"rave", "first"}, "eq. 9's score of an untried action: its RAVE term, or +inf (tried first)"));
+      one_of({"first", "rave"}, "eq. 9's score of an untried action: +inf (tried first), or its RAVE term"));
     v("reward_subsample", reward_subsample, range(2, 1e9, "validation rows per reward (stratified, fresh each time)"));
     v("batch", batch, range(1, 1e6, "descents per round (1 = the paper's sequential algorithm)"));
     v("standardize", standardize, text("centre and scale each training column before the distances"));

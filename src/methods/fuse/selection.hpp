@@ -8,12 +8,12 @@
 //  * an unvisited node is the node the iteration adds; from it the random phase (§6.2): while u < q^{|F|}
 //    (u uniform in [0, 1)), add a uniformly drawn feature not in F — so the walk stops at depth d with probability
 //    1 − q^d, and never at ∅.
-// Readings (issue 14): an untried action (no real or pending visit) scores, in eq. 9, its RAVE term
-// (1−β)·ℓ-RAVE + β·g-RAVE, or +∞ when c = 0 (`untried = "rave"`, the default); `untried = "first"` reads eq. 9
-// literally at t_{F,f} = 0, where its exploration term is +∞: every untried action is tried before any is tried
-// again (docs/fuse.md: under "rave" the search becomes a single chain). α = c/(c + t_{F,f}) (0 when c = 0) and
-// β = c_l/(c_l + t_l) with t_l the count of ℓ-RAVE_{F,f}. Pending visits enter T_F and t_{F,f} of the exploration term
-// only; an action with pending but no real visits has μ̂ = σ̂² = 0.
+// Readings: an untried action (no real or pending visit) scores +∞ in eq. 9 (`untried = "first"`, the job's
+// default): eq. 9 read literally at t_{F,f} = 0, where its exploration term is +∞, so every untried action is tried
+// before any is tried again. `untried = "rave"` is issue 14's first reading: its RAVE term (1−β)·ℓ-RAVE + β·g-RAVE,
+// or +∞ when c = 0; under it the search becomes a single chain (docs/fuse.md, "Continuous heuristic").
+// α = c/(c + t_{F,f}) (0 when c = 0) and β = c_l/(c_l + t_l) with t_l the count of ℓ-RAVE_{F,f}. Pending visits enter
+// T_F and t_{F,f} of the exploration term only; an action with pending but no real visits has μ̂ = σ̂² = 0.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -35,7 +35,7 @@ enum class Untried { rave, first };
 Untried parse_untried(const std::string& name);
 
 /// The knobs of a descent. A job's come from FuseParams (search_settings); these initialisers are the unit tests'
-/// hand-checked values (c_e = 0.01 there, while the job's default is 1 since the sweep in docs/fuse.md).
+/// hand-checked values (c_e = 0.01 and untried = rave there, while the job's defaults are 1 and "first").
 struct SearchSettings {
   Heuristic heuristic = Heuristic::discrete;
   double widening_b = 2.0;
