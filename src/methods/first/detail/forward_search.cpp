@@ -126,6 +126,21 @@ std::vector<std::uint32_t> rows_by_value(std::span<const double> column) {
   return rows;
 }
 
+/// Each row's place in `order` (the inverse permutation).
+std::vector<std::uint32_t> positions_of(std::span<const std::uint32_t> order) {
+  std::vector<std::uint32_t> position(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::uint32_t>(k);
+  return position;
+}
+
+/// Grows the window [lo, hi) of a sorted column (n rows) by one place on the side whose next square is smaller,
+/// the left on a tie, and returns that place. The squares taken this way never decrease. lo > 0 or hi < n.
+template <class SquareAt>
+std::size_t widen_to_nearer(std::size_t& lo, std::size_t& hi, std::size_t n, const SquareAt& square_at) {
+  const bool left = lo > 0 && (hi == n || square_at(lo - 1) <= square_at(hi));
+  return left ? --lo : hi++;
+}
+
 /// Buffers of one candidate's walks over its outer rows.
 struct WalkBuffers {
   explicit WalkBuffers(std::size_t inner) : walk(inner) {}
@@ -167,8 +182,7 @@ ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::v
   list_distance_.resize(outer_.size() * list_rows_);
   if (a_.size() == 1) {
     a_order_ = rows_by_value(x_.column(a_.front()));
-    a_position_.resize(x_.rows);
-    for (std::size_t k = 0; k < x_.rows; ++k) a_position_[a_order_[k]] = static_cast<std::uint32_t>(k);
+    a_position_ = positions_of(a_order_);
   }
   // Each outer row's list is its own slot: the threads' order cannot change a bit. Rows go in chunks, so a task's
   // buffers serve many rows.
@@ -198,8 +212,7 @@ void ForwardSearch::build_window_list(std::size_t o) {
   rows[0] = m;
   on_a[0] = square_at(lo);
   for (std::size_t k = 1; k < list_rows_; ++k) {
-    const bool left = lo > 0 && (hi == x_.rows || square_at(lo - 1) <= square_at(hi));
-    const std::size_t at = left ? --lo : hi++;
+    const std::size_t at = widen_to_nearer(lo, hi, x_.rows, square_at);
     rows[k] = a_order_[at];
     on_a[k] = square_at(at);
   }
@@ -261,8 +274,8 @@ double ForwardSearch::walk_sorted(std::size_t candidate, std::vector<std::size_t
   const auto column = x_.column(candidate);
   const std::size_t n = x_.rows;
   const std::vector<std::uint32_t> order = rows_by_value(column);
-  std::vector<std::size_t> position(n), rows;
-  for (std::size_t k = 0; k < n; ++k) position[order[k]] = k;
+  const std::vector<std::uint32_t> position = positions_of(order);
+  std::vector<std::size_t> rows;
   Scratch scratch;
   double total = 0.0;
   for (const std::size_t m : outer_) {
@@ -270,10 +283,7 @@ double ForwardSearch::walk_sorted(std::size_t candidate, std::vector<std::size_t
     const auto square_at = [&](std::size_t k) { return add_square(0.0, column[order[k]], centre); };
     std::size_t lo = position[m], hi = lo + 1;  // the window [lo, hi) of the sorted order
     double radius_square = 0.0;
-    while (hi - lo < inner_) {
-      const bool left = lo > 0 && (hi == n || square_at(lo - 1) <= square_at(hi));
-      radius_square = left ? square_at(--lo) : square_at(hi++);
-    }
+    while (hi - lo < inner_) radius_square = square_at(widen_to_nearer(lo, hi, n, square_at));
     const double radius = std::sqrt(radius_square);
     while (lo > 0 && std::sqrt(square_at(lo - 1)) <= radius) --lo;
     while (hi < n && std::sqrt(square_at(hi)) <= radius) ++hi;
