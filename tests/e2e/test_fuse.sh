@@ -30,12 +30,16 @@ head -1 "$WORK/out-a/summary.csv" | grep -qx 'feature,name,importance,selected,r
   fail "summary.csv header: $(head -1 "$WORK/out-a/summary.csv")"
 run_job path "$(fuse_job 'select = "path"
 heuristic = "continuous"')" >/dev/null 2>"$WORK/path.err" && ok || fail "continuous, path: $(cat "$WORK/path.err")"
+run_job rave "$(fuse_job 'heuristic = "continuous"
+untried = "rave"')" >/dev/null 2>"$WORK/rave.err" && ok || fail "continuous, untried = rave: $(cat "$WORK/rave.err")"
 run_job rand "$(fuse_job 'heuristic = "rand"')" >/dev/null 2>"$WORK/rand.err" && ok || fail "rand: $(cat "$WORK/rand.err")"
 
 expect_error regression_target 'data.task = "regression": method fuse needs a binary target' \
   -- run_job regression_target "$(fuse_job '' 'task = "regression"')"
 awk 'BEGIN { srand(5); print "a,b,y"; for (i = 0; i < 30; i++) printf "%.4f,%.4f,%d\n", rand(), rand(), i % 3 }' >"$WORK/three.csv"
 expect_error three_classes "three.csv" -- run_job three_classes "$(printf '[method]\nname = "fuse"\niterations = 10\nreward_subsample = 10\n[data]\nsource = "csv"\npath = "%s"\ntarget = "y"\n' "$WORK/three.csv")"
+expect_error untried_unknown 'method.untried = "all" is not one of "first", "rave"' \
+  -- run_job untried_unknown "$(fuse_job 'untried = "all"')"
 expect_error q_zero "method.q" -- run_job q_zero "$(fuse_job 'q = 0')"
 expect_error q_one "method.q" -- run_job q_one "$(fuse_job 'q = 1')"
 expect_error k_too_large "method.k = 160 needs more training rows than the 160" -- run_job k_too_large "$(fuse_job 'k = 160')"
