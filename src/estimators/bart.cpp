@@ -8,7 +8,10 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "config/schema.hpp"
@@ -19,23 +22,57 @@ namespace bfs {
 
 namespace bart {
 
-std::vector<float> column_cuts(std::span<const float> values, int numcut) {
-  std::vector<float> sorted(values.begin(), values.end());
+namespace {
+
+/// The distinct values, ascending, when there are fewer than `limit`; nothing otherwise. A continuous column stops
+/// after `limit` values, without the sort of all n that deciding this by sorting would take.
+std::optional<std::vector<float>> few_distinct(std::span<const float> values, std::size_t limit) {
+  std::unordered_set<float> seen;  // ±0 hash and compare equal, as std::unique's == does
+  for (float x : values) {
+    seen.insert(x);
+    if (seen.size() >= limit) return std::nullopt;
+  }
+  std::vector<float> sorted(seen.begin(), seen.end());
   std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+/// The number of cuts ≤ x (std::upper_bound's index), the search without branches: which half a value falls in is
+/// a coin flip to the branch predictor, 20 000 times a fit at n = 1 000, p = 20.
+std::size_t cuts_at_most(const std::vector<float>& cuts, float x) {
+  const float* first = cuts.data();
+  std::size_t length = cuts.size();
+  while (length > 0) {
+    const std::size_t half = length / 2;
+    const bool above = !(x < first[half]);
+    first = above ? first + half + 1 : first;
+    length = above ? length - half - 1 : half;
+  }
+  return static_cast<std::size_t>(first - cuts.data());
+}
+
+}  // namespace
+
+std::vector<float> column_cuts(std::span<const float> values, int numcut) {
+  if (values.empty()) return {};
+  const std::optional<std::vector<float>> few = few_distinct(values, static_cast<std::size_t>(std::max(numcut, 2)));
   std::vector<double> cuts;
-  if (sorted.size() < 2) return {};
-  if (static_cast<int>(sorted.size()) < numcut) {
-    for (std::size_t k = 1; k < sorted.size(); ++k) cuts.push_back(0.5 * (double(sorted[k - 1]) + double(sorted[k])));
+  float lowest = 0.0f;
+  if (few) {
+    if (few->size() < 2) return {};
+    lowest = few->front();
+    for (std::size_t k = 1; k < few->size(); ++k) cuts.push_back(0.5 * (double((*few)[k - 1]) + double((*few)[k])));
   } else {
-    const double lo = sorted.front(), hi = sorted.back();
+    const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
+    const double lo = *lo_it, hi = *hi_it;
+    lowest = *lo_it;
     for (int k = 1; k <= numcut; ++k) cuts.push_back(lo + (hi - lo) * k / (numcut + 1.0));
   }
   // Rounded to float, the data's type; rounding may merge neighbours, which would be a cut splitting nothing.
   std::vector<float> out;
   for (double c : cuts) {
     const auto f = static_cast<float>(c);
-    if (f > sorted.front() && (out.empty() || f > out.back())) out.push_back(f);
+    if (f > lowest && (out.empty() || f > out.back())) out.push_back(f);
   }
   return out;
 }
@@ -52,12 +89,9 @@ BinnedColumns bin_columns(const Matrix& X, int numcut) {
     for (Index i = 0; i < X.rows(); ++i) column[static_cast<std::size_t>(i)] = X(i, static_cast<Index>(v));
     out.cuts[v] = column_cuts(column, numcut);
     out.cut_counts[v] = static_cast<std::int32_t>(out.cuts[v].size());
-    const std::vector<float>& cuts = out.cuts[v];
-    for (Index i = 0; i < X.rows(); ++i) {
-      const float x = column[static_cast<std::size_t>(i)];
-      const auto bin = std::upper_bound(cuts.begin(), cuts.end(), x) - cuts.begin();  // cuts ≤ x
-      out.bins[v * static_cast<std::size_t>(X.rows()) + static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(bin);
-    }
+    std::uint16_t* bins = &out.bins[v * static_cast<std::size_t>(X.rows())];
+    for (std::size_t i = 0; i < column.size(); ++i)
+      bins[i] = static_cast<std::uint16_t>(cuts_at_most(out.cuts[v], column[i]));
   }
   return out;
 }
@@ -106,16 +140,21 @@ std::vector<double> read_doubles(std::string_view& bytes, std::size_t count, con
 
 class BartModel final : public Model {
  public:
-  BartModel(TreeEnsemble ensemble, Index num_features, SplitCounts counts, Vector fitted = {})
-      : ensemble_(std::move(ensemble)),
+  /// A fresh fit: the trees stay in the sampler's arena until something needs them as an ensemble.
+  BartModel(bart::KeptTrees kept, TreeEnsemble ensemble, Index num_features, SplitCounts counts, Vector fitted)
+      : pending_(std::move(kept)),
+        ensemble_(std::move(ensemble)),
         num_features_(num_features),
         counts_(std::move(counts)),
         fitted_(std::move(fitted)) {}
+  /// A deserialized model, its ensemble complete.
+  BartModel(TreeEnsemble ensemble, Index num_features, SplitCounts counts)
+      : ensemble_(std::move(ensemble)), num_features_(num_features), counts_(std::move(counts)) {}
 
   Vector predict(const Matrix& X) const override {
     if (X.cols() != num_features_)
       throw InputError(detail::concat(kName, ": predict got ", X.cols(), " columns, the model has ", num_features_));
-    return predict_ensemble(ensemble_, X, 1);
+    return predict_ensemble(ensemble(), X, 1);
   }
   std::string serialize() const override {
     std::string out(kMagic);
@@ -123,17 +162,29 @@ class BartModel final : public Model {
     out.append(reinterpret_cast<const char*>(&p), sizeof(p));
     append_doubles(counts_.last, out);
     append_doubles(counts_.mean, out);
-    append_ensemble(ensemble_, out);
+    append_ensemble(ensemble(), out);
     return out;
   }
   Index num_features() const override { return num_features_; }
   bool supports_concurrent_predict() const override { return true; }
-  const TreeEnsemble* trees() const override { return &ensemble_; }
+  const TreeEnsemble* trees() const override { return &ensemble(); }
   const SplitCounts* split_counts() const override { return &counts_; }
   const Vector* fitted_values() const override { return fitted_.size() > 0 ? &fitted_ : nullptr; }
 
  private:
-  TreeEnsemble ensemble_;
+  /// The ensemble, built from the arena on first use (once, whichever thread asks first).
+  const TreeEnsemble& ensemble() const {
+    std::call_once(built_, [this] {
+      if (!pending_) return;
+      ensemble_.trees = bart::to_flat_trees(*pending_);
+      pending_.reset();
+    });
+    return ensemble_;
+  }
+
+  mutable std::once_flag built_;
+  mutable std::optional<bart::KeptTrees> pending_;
+  mutable TreeEnsemble ensemble_;
   Index num_features_;
   SplitCounts counts_;
   Vector fitted_;  ///< empty after deserialize
@@ -160,13 +211,12 @@ class Bart final : public Estimator {
     Rng rng = Rng::stream(options.seed, 0, 0, Purpose::Fit);
     bart::SamplerOutput sampled = bart::run_sampler(columns, centred, params_, prior, rng);
 
-    TreeEnsemble ensemble;
-    ensemble.trees = std::move(sampled.kept_trees);
+    TreeEnsemble ensemble;  // its trees come from the arena on first use
     ensemble.base_score = mean;
     ensemble.scale = 1.0 / sampled.kept_sweeps;
     ensemble.strict_less = true;
     Vector fitted = sampled.mean_fit.array() + mean;
-    return std::make_unique<BartModel>(std::move(ensemble), X.cols(),
+    return std::make_unique<BartModel>(std::move(sampled.kept_trees), std::move(ensemble), X.cols(),
                                        SplitCounts{std::move(sampled.last_splits), std::move(sampled.mean_splits)},
                                        std::move(fitted));
   }

@@ -78,6 +78,7 @@ std::vector<double> draw_log_dirichlet(std::span<const double> shapes, Rng& rng)
 /// that do not depend on s (log Γ(θ) − p′ log Γ(θ/p′), and the Beta(a, b) log prior of λ), computed once per fit.
 struct ThetaGrid {
   std::vector<double> theta, gamma_part, prior_a_part, prior_b_part;
+  mutable std::vector<double> scratch;  ///< draw_theta's weights, kept to spare an allocation per sweep
   ThetaGrid(double a, double b, double rho, std::size_t columns);
 };
 /// θ | s on the grid: log weight log Γ(θ) − p′ log Γ(θ/p′) + (θ/p′) Σ log s_j + (a − 1) log λ + (b − 1) log(1 − λ).
@@ -90,8 +91,24 @@ struct SamplerOptions {
   std::function<void(int sweep, std::span<const SamplerTree> trees)> on_sweep;
 };
 
+/// The kept trees in one arena: each tree in preorder from its root (a node's left child is the next node), tree
+/// after tree. A fit keeps M·m trees (10⁴ in paper 003's runs) and TVS's rewards read only the split counts, so the
+/// trees stay here, 16 bytes a node and two allocations in all, and become a TreeEnsemble (six arrays a tree) only
+/// when something predicts or serializes (to_flat_trees).
+struct KeptTrees {
+  struct Node {
+    std::int32_t var;    ///< split column, −1 for a leaf
+    std::int32_t right;  ///< offset from the tree's root of the right child; −1 for a leaf
+    double value;        ///< the cut value (a float, exactly) for a split; the leaf value for a leaf
+  };
+  std::vector<Node> nodes;
+  std::vector<std::size_t> tree_end;  ///< per tree, one past its last node
+};
+/// Every kept tree as a FlatTree (go left when x < threshold), in the arena's order.
+std::vector<FlatTree> to_flat_trees(const KeptTrees& kept);
+
 struct SamplerOutput {
-  std::vector<FlatTree> kept_trees;  ///< the m trees of each sweep > burn, sweep by sweep
+  KeptTrees kept_trees;  ///< the m trees of each sweep > burn, sweep by sweep
   int kept_sweeps = 0;
   std::vector<double> last_splits;  ///< per column, splits in the last sweep's forest
   std::vector<double> mean_splits;  ///< per column, the mean over sweeps > burn

@@ -1,12 +1,14 @@
 // The BART sampler: birth/death (and optional change) Metropolis–Hastings steps per tree, leaf values, σ², DART.
 // The algorithm and its sources are in bart.hpp; the move ratios are detail/bart_tree.hpp's.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include "core/error.hpp"
 #include "estimators/bart.hpp"
+#include "estimators/detail/bart_lanes.hpp"
 
 namespace bfs::bart {
 
@@ -81,15 +83,15 @@ class Sampler {
     SamplerOutput out;
     out.mean_splits.assign(columns_.cuts.size(), 0.0);
     out.mean_fit = Vector::Zero(y_.size());
-    // One allocation for every kept tree (growing by doubling moved all of them, and its big blocks page-faulted).
-    out.kept_trees.reserve(static_cast<std::size_t>(std::max(0, params_.sweeps - params_.burn)) * trees_.size());
     begin_tree(0);
     for (int sweep = 0; sweep < params_.sweeps; ++sweep) {
       for (std::size_t j = 0; j < trees_.size(); ++j) update_tree(j);
+      forest_fit();
       if (options_.likelihood) draw_sigma();
       if (params_.sparse && sweep >= params_.sweeps / 2) update_dart();
       if (sweep + 1 > params_.burn) {
-        for (const SamplerTree& tree : trees_) out.kept_trees.push_back(to_flat(tree));
+        if (out.kept_sweeps == 0) reserve_arena(params_.sweeps - sweep, out.kept_trees);
+        for (const SamplerTree& tree : trees_) keep(tree, out.kept_trees);
         for (std::size_t v = 0; v < split_counts_.size(); ++v) out.mean_splits[v] += split_counts_[v];
         out.mean_fit += fit_;
         ++out.kept_sweeps;
@@ -107,29 +109,53 @@ class Sampler {
 
  private:
   std::span<const std::int32_t> cut_counts() const { return columns_.cut_counts; }
-  double grow_probability(std::int32_t depth) const { return params_.alpha / std::pow(1.0 + depth, params_.beta); }
+  /// α(1 + d)^−β, from a table (one pow per depth and fit, not per move).
+  double grow_probability(std::int32_t depth) const {
+    const auto d = static_cast<std::size_t>(depth);
+    if (d >= grow_table_.size()) {
+      const std::size_t from = grow_table_.size();
+      grow_table_.resize(d + 1);
+      for (std::size_t k = from; k <= d; ++k)
+        grow_table_[k] = params_.alpha / std::pow(1.0 + static_cast<double>(k), params_.beta);
+    }
+    return grow_table_[d];
+  }
   /// The package's pgrow: α(1 + d)^−β for a node that can split, 0 otherwise.
   double grow_if_splittable(const SamplerTree& tree, std::int32_t id) const {
     return tree.can_split(id, cut_counts()) ? grow_probability(tree.node(id).depth) : 0.0;
   }
 
-  /// Tree j's residual r = y − (the other trees' fit) and its leaves' residual sums, in row order.
+  /// Tree j's residual r = y − (the other trees' fit) and its leaves' residual sums.
   void begin_tree(std::size_t j) {
     const SamplerTree& tree = trees_[j];
     const TreeRows& rows = rows_[j];
-    leaf_sum_.assign(static_cast<std::size_t>(tree.capacity()), 0.0);
+    lane_sum_.assign(static_cast<std::size_t>(tree.capacity()) * kLanes, 0.0);
     for (std::size_t i = 0; i < residual_.size(); ++i) {
       const std::int32_t leaf = rows.leaf_of[i];
       const double r = y_[static_cast<Index>(i)] - fit_[static_cast<Index>(i)] + tree.node(leaf).mu;
       residual_[i] = r;
-      leaf_sum_[static_cast<std::size_t>(leaf)] += r;
+      lane_sum_[static_cast<std::size_t>(leaf) * kLanes + lane_of(i)] += r;
     }
+    leaf_sums_from_lanes(tree.capacity());
+  }
+  /// The forest's fit per row, from the first tree's residual (the last tree's pass began it): y − r + μ_0.
+  void forest_fit() {
+    const SamplerTree& first = trees_[0];
+    const TreeRows& rows = rows_[0];
+    for (std::size_t i = 0; i < residual_.size(); ++i) {
+      const auto row = static_cast<Index>(i);
+      fit_[row] = y_[row] - residual_[i] + first.node(rows.leaf_of[i]).mu;
+    }
+  }
+  void leaf_sums_from_lanes(std::int32_t capacity) {
+    leaf_sum_.resize(static_cast<std::size_t>(capacity));
+    for (std::size_t id = 0; id < leaf_sum_.size(); ++id) leaf_sum_[id] = lane_total(&lane_sum_[id * kLanes]);
   }
 
   /// One tree, its residual and leaf sums ready (begin_tree): one move, which re-sums only the leaves it changes,
-  /// over their rows in row order (every sum is the one a full pass after the move would give); its leaf values;
-  /// then one pass that updates the fit and begins the next tree (the first again after the last: its residual
-  /// does not depend on σ or DART's s, drawn in between).
+  /// with the lane sums of their rows (every sum is the one a full pass after the move would give); its leaf values;
+  /// then one pass that moves the residual on to the next tree, r − μ_this + μ_next (the first again after the last:
+  /// its residual does not depend on σ or DART's s, drawn in between; forest_fit then gives σ its fit).
   void update_tree(std::size_t j) {
     SamplerTree& tree = trees_[j];
     TreeRows& rows = rows_[j];
@@ -141,15 +167,17 @@ class Sampler {
     const std::size_t next = (j + 1) % trees_.size();
     const SamplerTree& next_tree = trees_[next];
     const TreeRows& next_rows = rows_[next];
-    leaf_sum_.assign(static_cast<std::size_t>(next_tree.capacity()), 0.0);
-    for (std::size_t i = 0; i < residual_.size(); ++i) {
-      const auto row = static_cast<Index>(i);
-      fit_[row] = y_[row] - residual_[i] + tree.node(rows.leaf_of[i]).mu;
-      const std::int32_t leaf = next_rows.leaf_of[i];
-      const double r = y_[row] - fit_[row] + next_tree.node(leaf).mu;
-      residual_[i] = r;
-      leaf_sum_[static_cast<std::size_t>(leaf)] += r;
-    }
+    leaf_values(tree, mu_now_);
+    leaf_values(next_tree, mu_next_);
+    lane_sum_.resize(mu_next_.size() * kLanes);
+    next_tree.leaves(leaves_);
+    advance_residual(residual_, rows.leaf_of, mu_now_, next_rows.leaf_of, mu_next_, leaves_, lane_sum_);
+    leaf_sums_from_lanes(next_tree.capacity());
+  }
+  /// μ per node id (a leaf's value; internal and free nodes hold what they hold, and no row points at them).
+  static void leaf_values(const SamplerTree& tree, std::vector<double>& mu) {
+    mu.resize(static_cast<std::size_t>(tree.capacity()));
+    for (std::int32_t id = 0; id < tree.capacity(); ++id) mu[static_cast<std::size_t>(id)] = tree.node(id).mu;
   }
 
   void set_leaf_sum(std::int32_t id, double sum) {
@@ -171,31 +199,41 @@ class Sampler {
   }
 
   /// Left/right counts and residual sums of `rows` (ascending) under the rule (v, c).
+  /// Left/right counts and residual sums of `rows` (ascending) under the rule (v, c). Branch-free: which side a
+  /// row goes to is a coin flip to the branch predictor.
   SplitSums sums_of_split(const std::vector<std::int32_t>& rows, std::int32_t v, std::int32_t c) const {
-    SplitSums s;
+    std::array<LaneSums, 2> sums{};  // [0] left, [1] right
+    std::size_t n_right = 0;
     for (std::int32_t i : rows) {
-      const double r = residual_[static_cast<std::size_t>(i)];
-      if (columns_.bin(v, i) <= c) {
-        s.n_left += 1.0;
-        s.sum_left += r;
-      } else {
-        s.n_right += 1.0;
-        s.sum_right += r;
-      }
+      const auto right = static_cast<std::size_t>(columns_.bin(v, i) > c);
+      const auto row = static_cast<std::size_t>(i);
+      sums[right][lane_of(row)] += residual_[row];
+      n_right += right;
     }
+    SplitSums s;
+    s.n_right = static_cast<double>(n_right);
+    s.n_left = static_cast<double>(rows.size() - n_right);
+    s.sum_left = lane_total(sums[0].data());
+    s.sum_right = lane_total(sums[1].data());
     return s;
   }
+  /// A nog node's two leaves: their sums are the tree's leaf sums already (one move per tree update, and every
+  /// leaf sum is its rows' lane sum however it was reached).
   SplitSums sums_of_children(const SamplerTree& tree, std::int32_t id, TreeRows& rows) const {
     const Node& n = tree.node(id);
-    return {static_cast<double>(rows.of(n.left).size()), sum_of(rows.of(n.left)),
-            static_cast<double>(rows.of(n.right).size()), sum_of(rows.of(n.right))};
+    return {static_cast<double>(rows.of(n.left).size()), leaf_sum_[static_cast<std::size_t>(n.left)],
+            static_cast<double>(rows.of(n.right).size()), leaf_sum_[static_cast<std::size_t>(n.right)]};
   }
   double sum_of(const std::vector<std::int32_t>& rows) const {
-    double sum = 0.0;
-    for (std::int32_t i : rows) sum += residual_[static_cast<std::size_t>(i)];
-    return sum;
+    LaneSums sum{};
+    for (std::int32_t i : rows) sum[lane_of(static_cast<std::size_t>(i))] += residual_[static_cast<std::size_t>(i)];
+    return lane_total(sum.data());
   }
-  bool accept(double log_ratio) { return std::log(rng_.uniform()) < std::min(0.0, log_ratio); }
+  /// log u < min(0, log ratio); u < 1, so a ratio ≥ 1 accepts without the log (u is drawn either way).
+  bool accept(double log_ratio) {
+    const double u = rng_.uniform();
+    return log_ratio >= 0.0 || std::log(u) < log_ratio;
+  }
   bool too_small(const SplitSums& s) const {
     return options_.likelihood && (s.n_left < kMinLeafRows || s.n_right < kMinLeafRows);
   }
@@ -279,7 +317,7 @@ class Sampler {
     std::vector<std::int32_t>& merged = rows.of(id);  // empty: id is internal
     rows.merge(n.left, n.right, merged);
     for (std::int32_t i : merged) rows.leaf_of[static_cast<std::size_t>(i)] = id;
-    set_leaf_sum(id, sum_of(merged));  // in row order, not left + right
+    set_leaf_sum(id, sum_of(merged));  // the merged rows' lane sums, not left + right
     set_leaf_sum(n.left, 0.0);
     set_leaf_sum(n.right, 0.0);
     rows.of(n.left).clear();
@@ -353,35 +391,36 @@ class Sampler {
     for (std::size_t v = 0; v < s_.size(); ++v) s_[v] = std::exp(dart_.log_s[v]);
   }
 
-  /// The tree in FlatTree form: nodes renumbered depth-first from the root, thresholds the cut values.
-  FlatTree to_flat(const SamplerTree& tree) {
-    FlatTree flat;
-    flat.reserve(static_cast<std::size_t>(tree.size()));  // one allocation per array, not one per doubling
-    std::vector<std::pair<std::int32_t, std::int32_t>>& stack = flat_stack_;  // (sampler node, parent slot to patch)
+  /// Room for `sweeps` forests the size of the present one, and a quarter more: the arena then grows by doubling
+  /// (copying everything, and touching twice the pages) only if the trees grow by more than that.
+  void reserve_arena(int sweeps, KeptTrees& kept) const {
+    std::size_t nodes = 0;
+    for (const SamplerTree& tree : trees_) nodes += static_cast<std::size_t>(tree.size());
+    kept.nodes.reserve(nodes * static_cast<std::size_t>(sweeps) * 5 / 4);
+  }
+
+  /// Appends the tree to the arena in preorder (a node's left child follows it), thresholds the cut values.
+  void keep(const SamplerTree& tree, KeptTrees& kept) {
+    const std::size_t root = kept.nodes.size();
+    // (sampler node, the slot whose right link it is, or −1 for the root and left children)
+    std::vector<std::pair<std::int32_t, std::int32_t>>& stack = flat_stack_;
     stack.assign(1, {0, -1});
     while (!stack.empty()) {
-      const auto [id, patch] = stack.back();
+      const auto [id, right_of] = stack.back();
       stack.pop_back();
-      const auto slot = static_cast<std::int32_t>(flat.feature.size());
-      if (patch >= 0) {
-        // A parent's right child is pushed first, so it is patched last; fill whichever link is still open.
-        auto& link = flat.left[static_cast<std::size_t>(patch)] < 0 ? flat.left : flat.right;
-        link[static_cast<std::size_t>(patch)] = slot;
-      }
+      const auto slot = static_cast<std::int32_t>(kept.nodes.size() - root);
+      if (right_of >= 0) kept.nodes[root + static_cast<std::size_t>(right_of)].right = slot;
       const Node& n = tree.node(id);
-      flat.feature.push_back(n.var);
-      flat.threshold.push_back(
-          n.var >= 0 ? columns_.cuts[static_cast<std::size_t>(n.var)][static_cast<std::size_t>(n.cut)] : 0.0f);
-      flat.left.push_back(-1);
-      flat.right.push_back(-1);
-      flat.default_left.push_back(0);
-      flat.value.push_back(n.var >= 0 ? 0.0 : n.mu);
-      if (n.var >= 0) {
-        stack.emplace_back(n.right, slot);
-        stack.emplace_back(n.left, slot);
+      if (n.var < 0) {
+        kept.nodes.push_back({-1, -1, n.mu});
+        continue;
       }
+      const float cut = columns_.cuts[static_cast<std::size_t>(n.var)][static_cast<std::size_t>(n.cut)];
+      kept.nodes.push_back({n.var, -1, static_cast<double>(cut)});
+      stack.emplace_back(n.right, slot);
+      stack.emplace_back(n.left, -1);
     }
-    return flat;
+    kept.tree_end.push_back(kept.nodes.size());
   }
 
   const BinnedColumns& columns_;
@@ -391,15 +430,18 @@ class Sampler {
   Rng& rng_;
   const SamplerOptions& options_;
   std::vector<SamplerTree> trees_;
-  std::vector<TreeRows> rows_;    ///< per tree, the rows of each node
-  std::vector<double> leaf_sum_;  ///< per node id of the tree being updated: its rows' residual sum, in row order
-  Vector fit_;                    ///< the sum of all trees per row
-  std::vector<double> residual_;  ///< y − the other trees, for the tree being updated
+  std::vector<TreeRows> rows_;            ///< per tree, the rows of each node
+  std::vector<double> leaf_sum_;          ///< per node id of the tree being updated: its rows' residual sum (kLanes)
+  std::vector<double> lane_sum_;          ///< the pass over all rows' lane sums, kLanes per node id
+  std::vector<double> mu_now_, mu_next_;  ///< per node id, the leaf values of the pass's two trees
+  Vector fit_;                            ///< the sum of all trees per row, as of the end of the last sweep
+  std::vector<double> residual_;          ///< y − the other trees, for the tree being updated
   double sigma_;
   std::vector<double> split_counts_;  ///< per column, splits in the current forest
   DartState dart_;
   ThetaGrid theta_grid_;
-  std::vector<double> s_;  ///< exp(dart_.log_s)
+  std::vector<double> s_;                   ///< exp(dart_.log_s)
+  mutable std::vector<double> grow_table_;  ///< grow_probability per depth, filled as depths appear
   // Scratch lists, reused from step to step (the sampler makes ~10⁴ steps a second and each used to allocate).
   std::vector<std::int32_t> leaves_, good_leaves_, nogs_, good_vars_;
   std::vector<std::int32_t> moved_;  // a birth's leaf rows, or a change's merged rows, while they are split
@@ -407,6 +449,28 @@ class Sampler {
 };
 
 }  // namespace
+
+std::vector<FlatTree> to_flat_trees(const KeptTrees& kept) {
+  std::vector<FlatTree> trees(kept.tree_end.size());
+  std::size_t begin = 0;
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    FlatTree& flat = trees[t];
+    const std::size_t end = kept.tree_end[t];
+    flat.reserve(end - begin);
+    for (std::size_t k = begin; k < end; ++k) {
+      const KeptTrees::Node& n = kept.nodes[k];
+      const bool leaf = n.var < 0;
+      flat.feature.push_back(n.var);
+      flat.threshold.push_back(leaf ? 0.0f : static_cast<float>(n.value));
+      flat.left.push_back(leaf ? -1 : static_cast<std::int32_t>(k - begin + 1));
+      flat.right.push_back(n.right);
+      flat.default_left.push_back(0);
+      flat.value.push_back(leaf ? n.value : 0.0);
+    }
+    begin = end;
+  }
+  return trees;
+}
 
 SamplerOutput run_sampler(const BinnedColumns& columns, const Vector& y, const BartParams& params, const Prior& prior,
                           Rng& rng, const SamplerOptions& options) {

@@ -58,16 +58,27 @@ double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng
   double sum_log_s = 0.0;
   for (double v : log_s) sum_log_s += v;
   const std::size_t size = grid.theta.size();
-  std::vector<double> log_weight(size);
+  std::vector<double>& weight = grid.scratch;
+  weight.resize(size);
+  double top = -std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < size; ++k) {
-    // log Dirichlet(s | θ/p′) as a function of θ, plus the Beta(a, b) log prior of λ = θ/(θ + ρ); summed in this
-    // order, left to right, so the precomputed parts change no bit.
-    log_weight[k] = grid.gamma_part[k] + (grid.theta[k] / p) * sum_log_s + grid.prior_a_part[k] + grid.prior_b_part[k];
+    // log Dirichlet(s | θ/p′) as a function of θ, plus the Beta(a, b) log prior of λ = θ/(θ + ρ).
+    weight[k] = grid.gamma_part[k] + (grid.theta[k] / p) * sum_log_s + grid.prior_a_part[k] + grid.prior_b_part[k];
+    top = std::max(top, weight[k]);
   }
-  const double total = log_sum_exp(log_weight);
-  double u = rng.uniform();
+  if (!std::isfinite(top)) return grid.theta.back();  // no usable weight (a log s of −∞): the grid's end, as ever
+  // Weights relative to the largest, which is 1, so the total is ≥ 1: a weight below e^−40 (4·10⁻¹⁸, under half an
+  // ulp of 1) cannot change the total, and is taken as 0 without calling exp. Most of the grid is that far down.
+  constexpr double kNegligible = -40.0;
+  double total = 0.0;
   for (std::size_t k = 0; k < size; ++k) {
-    u -= std::exp(log_weight[k] - total);
+    const double relative = weight[k] - top;
+    weight[k] = relative < kNegligible ? 0.0 : std::exp(relative);
+    total += weight[k];
+  }
+  double u = rng.uniform() * total;
+  for (std::size_t k = 0; k < size; ++k) {
+    u -= weight[k];
     if (u < 0.0) return grid.theta[k];
   }
   return grid.theta.back();  // rounding left u ≥ 0 after the last weight

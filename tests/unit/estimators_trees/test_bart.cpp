@@ -1,14 +1,17 @@
 // bart: the likelihood and move ratios against tests/data/bart_reference.py, the prior's τ, λ and cuts, the sampler
 // against the tree prior (likelihood off), accuracy on Friedman #1, DART's sparsity, round trip, threads, bad input.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 
 #include "core/error.hpp"
 #include "estimators/bart.hpp"
+#include "estimators/detail/bart_lanes.hpp"
 #include "estimators/estimator.hpp"
 #include "test_data.hpp"
 
@@ -195,6 +198,89 @@ BOOST_AUTO_TEST_CASE(dart_puts_most_splits_on_the_true_columns) {
   BOOST_TEST(on_truth >= 0.8 * total);
 }
 
+// The cuts by their definition (the header's: sort, unique, midpoints below numcut distinct values, else equally
+// spaced; rounded to float, merged neighbours dropped) and the bins by std::upper_bound, on columns with ties, ±0,
+// few values and many: bin_columns finds the distinct values and the bins by other means.
+BOOST_AUTO_TEST_CASE(cuts_and_bins_equal_their_definition) {
+  const auto reference_cuts = [](std::vector<float> sorted, int numcut) {
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<float> out;
+    if (sorted.size() < 2) return out;
+    const double lo = sorted.front(), hi = sorted.back();
+    for (std::size_t k = 1; k < (static_cast<int>(sorted.size()) < numcut ? sorted.size() : std::size_t(numcut) + 1);
+         ++k) {
+      const double c = static_cast<int>(sorted.size()) < numcut ? 0.5 * (double(sorted[k - 1]) + double(sorted[k]))
+                                                                : lo + (hi - lo) * double(k) / (numcut + 1.0);
+      const auto f = static_cast<float>(c);
+      if (f > sorted.front() && (out.empty() || f > out.back())) out.push_back(f);
+    }
+    return out;
+  };
+  std::mt19937_64 gen(7);
+  std::normal_distribution<float> normal;
+  Matrix X(301, 5);
+  for (Index i = 0; i < X.rows(); ++i) {
+    X(i, 0) = normal(gen);                                        // continuous
+    X(i, 1) = static_cast<float>(gen() % 7);                      // 7 values
+    X(i, 2) = (i % 2 == 0) ? 0.0f : -0.0f;                        // ±0: one value, no cut
+    X(i, 3) = static_cast<float>(gen() % 150) * 0.5f;             // up to 150 values, with ties
+    X(i, 4) = 1e6f + static_cast<float>(gen() % 1000) * 0.0625f;  // large, close values: spaced cuts merge
+  }
+  for (int numcut : {1, 5, 100}) {
+    const auto binned = bart::bin_columns(X, numcut);
+    for (Index v = 0; v < X.cols(); ++v) {
+      std::vector<float> column(static_cast<std::size_t>(X.rows()));
+      for (Index i = 0; i < X.rows(); ++i) column[static_cast<std::size_t>(i)] = X(i, v);
+      const auto expected = reference_cuts(column, numcut);
+      BOOST_TEST(binned.cuts[static_cast<std::size_t>(v)] == expected, boost::test_tools::per_element());
+      for (Index i = 0; i < X.rows(); ++i) {
+        const auto at_most = std::upper_bound(expected.begin(), expected.end(), X(i, v)) - expected.begin();
+        BOOST_TEST(binned.bin(static_cast<std::int32_t>(v), i) == at_most);
+      }
+    }
+  }
+}
+
+// The pass between two tree updates: the AVX-512 path (when the CPU has it) equals the scalar loop bit for bit, and
+// both equal the definition: r ← (r − μ_now) + μ_next, and each leaf's lanes summed in row order. Leaf counts 1, 7,
+// 16 (registers) and 17 (scalar); node ids up to 20 (a gather, not a permute); 1003 rows (a tail of 3).
+BOOST_AUTO_TEST_CASE(the_pass_equals_its_definition_on_every_path) {
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> normal;
+  const std::size_t n = 1003;
+  for (std::size_t leaves : {1u, 7u, 16u, 17u}) {
+    for (std::size_t nodes : {leaves, leaves + 3}) {
+      std::vector<double> mu_now(nodes), mu_next(nodes), start(n);
+      for (double& m : mu_now) m = normal(gen);
+      for (double& m : mu_next) m = normal(gen);
+      for (double& r : start) r = 100.0 * normal(gen);
+      std::vector<std::int32_t> leaf_ids(nodes);
+      std::iota(leaf_ids.begin(), leaf_ids.end(), 0);
+      std::shuffle(leaf_ids.begin(), leaf_ids.end(), gen);
+      leaf_ids.resize(leaves);
+      std::sort(leaf_ids.begin(), leaf_ids.end());
+      std::vector<std::int32_t> now(n), next(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        now[i] = static_cast<std::int32_t>(gen() % nodes);
+        next[i] = leaf_ids[gen() % leaves];
+      }
+      std::vector<double> expected = start, expected_sums(nodes * bart::kLanes, 0.0);
+      for (std::size_t i = 0; i < n; ++i) {
+        expected[i] =
+            (expected[i] - mu_now[static_cast<std::size_t>(now[i])]) + mu_next[static_cast<std::size_t>(next[i])];
+        expected_sums[static_cast<std::size_t>(next[i]) * bart::kLanes + i % bart::kLanes] += expected[i];
+      }
+      for (bool simd : {false, true}) {
+        std::vector<double> residual = start, sums(nodes * bart::kLanes, -1.0);
+        bart::advance_residual(residual, now, mu_now, next, mu_next, leaf_ids, sums, simd);
+        BOOST_TEST(residual == expected, boost::test_tools::per_element());
+        BOOST_TEST(sums == expected_sums, boost::test_tools::per_element());
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(round_trip_threads_and_seeds) {
   const auto data = test::friedman1(120, 6, 1.0, 31);
   const BartParams params = quick(10, 60, 10);
@@ -207,8 +293,11 @@ BOOST_AUTO_TEST_CASE(round_trip_threads_and_seeds) {
   BOOST_TEST(a == b);
   BOOST_TEST(restored->split_counts()->mean == one->split_counts()->mean, boost::test_tools::per_element());
   BOOST_TEST(restored->split_counts()->last == one->split_counts()->last, boost::test_tools::per_element());
-  // predict() is the mean forest of the 50 kept sweeps around ȳ.
+  // predict() is the mean forest of the 50 kept sweeps around ȳ: the kept trees' arena, walked as an ensemble,
+  // gives the sampler's own mean fit (up to the order of the sums).
   BOOST_TEST(one->trees()->trees.size() == 50u * 10u);
+  BOOST_TEST_REQUIRE(one->fitted_values() != nullptr);
+  BOOST_TEST((a - *one->fitted_values()).cwiseAbs().maxCoeff() < 1e-9);
   BOOST_TEST(one->trees()->base_score == data.y.mean());
   std::string bytes = one->serialize();
   bytes.resize(bytes.size() / 2);
