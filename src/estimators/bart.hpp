@@ -77,7 +77,7 @@ std::vector<double> draw_log_dirichlet(std::span<const double> shapes, Rng& rng)
 /// The package's grid for θ: 1 000 values λ_k = k/1001, θ_k = λ_k ρ/(1 − λ_k), with the parts of θ_k's log weight
 /// that do not depend on s (log Γ(θ) − p′ log Γ(θ/p′), and the Beta(a, b) log prior of λ), computed once per fit.
 struct ThetaGrid {
-  std::vector<double> theta, gamma_part, prior_a_part, prior_b_part;
+  std::vector<double> theta, theta_over_p, gamma_part, prior_a_part, prior_b_part;
   mutable std::vector<double> scratch;  ///< draw_theta's weights, kept to spare an allocation per sweep
   ThetaGrid(double a, double b, double rho, std::size_t columns);
 };

@@ -95,7 +95,30 @@ constexpr std::array<AdvanceKernel, sizeof...(L)> kernels(std::index_sequence<L.
 }
 constexpr auto kAdvanceKernels = kernels(std::make_index_sequence<kMaxSimdLeaves>());
 
+/// fit_i = (y_i − r_i) + μ[leaf_i] for rows 0…8⌊n/8⌋ − 1; returns the first row left to the scalar loop.
+__attribute__((target("avx512f"))) std::size_t forest_fit_avx512(std::span<const double> y,
+                                                                 std::span<const double> residual,
+                                                                 std::span<const std::int32_t> leaf,
+                                                                 std::span<const double> mu, std::span<double> fit) {
+  const LeafValues values(mu);
+  const std::size_t end = residual.size() / kLanes * kLanes;
+  for (std::size_t i = 0; i < end; i += kLanes) {
+    const __m256i ids = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&leaf[i]));
+    const __m512d difference = _mm512_sub_pd(_mm512_loadu_pd(&y[i]), _mm512_loadu_pd(&residual[i]));
+    _mm512_storeu_pd(&fit[i], _mm512_add_pd(difference, values.of(ids)));
+  }
+  return end;
+}
+
 }  // namespace
+
+void forest_fit(std::span<const double> y, std::span<const double> residual, std::span<const std::int32_t> leaf,
+                std::span<const double> mu, std::span<double> fit, bool allow_simd) {
+  static const bool has_avx512 = __builtin_cpu_supports("avx512f");
+  const std::size_t begin = allow_simd && has_avx512 ? forest_fit_avx512(y, residual, leaf, mu, fit) : 0;
+  for (std::size_t i = begin; i < residual.size(); ++i)
+    fit[i] = (y[i] - residual[i]) + mu[static_cast<std::size_t>(leaf[i])];
+}
 
 void advance_residual(std::span<double> residual, std::span<const std::int32_t> leaf_now,
                       std::span<const double> mu_now, std::span<const std::int32_t> leaf_next,

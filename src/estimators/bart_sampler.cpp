@@ -86,7 +86,7 @@ class Sampler {
     begin_tree(0);
     for (int sweep = 0; sweep < params_.sweeps; ++sweep) {
       for (std::size_t j = 0; j < trees_.size(); ++j) update_tree(j);
-      forest_fit();
+      update_forest_fit();
       if (options_.likelihood) draw_sigma();
       if (params_.sparse && sweep >= params_.sweeps / 2) update_dart();
       if (sweep + 1 > params_.burn) {
@@ -139,13 +139,10 @@ class Sampler {
     leaf_sums_from_lanes(tree.capacity());
   }
   /// The forest's fit per row, from the first tree's residual (the last tree's pass began it): y − r + μ_0.
-  void forest_fit() {
-    const SamplerTree& first = trees_[0];
-    const TreeRows& rows = rows_[0];
-    for (std::size_t i = 0; i < residual_.size(); ++i) {
-      const auto row = static_cast<Index>(i);
-      fit_[row] = y_[row] - residual_[i] + first.node(rows.leaf_of[i]).mu;
-    }
+  void update_forest_fit() {
+    leaf_values(trees_[0], mu_now_);
+    bart::forest_fit({y_.data(), static_cast<std::size_t>(y_.size())}, residual_, rows_[0].leaf_of, mu_now_,
+                     {fit_.data(), static_cast<std::size_t>(fit_.size())});
   }
   void leaf_sums_from_lanes(std::int32_t capacity) {
     leaf_sum_.resize(static_cast<std::size_t>(capacity));
@@ -155,7 +152,7 @@ class Sampler {
   /// One tree, its residual and leaf sums ready (begin_tree): one move, which re-sums only the leaves it changes,
   /// with the lane sums of their rows (every sum is the one a full pass after the move would give); its leaf values;
   /// then one pass that moves the residual on to the next tree, r − μ_this + μ_next (the first again after the last:
-  /// its residual does not depend on σ or DART's s, drawn in between; forest_fit then gives σ its fit).
+  /// its residual does not depend on σ or DART's s, drawn in between; update_forest_fit then gives σ its fit).
   void update_tree(std::size_t j) {
     SamplerTree& tree = trees_[j];
     TreeRows& rows = rows_[j];

@@ -47,6 +47,7 @@ ThetaGrid::ThetaGrid(double a, double b, double rho, std::size_t columns) {
     const double lambda = static_cast<double>(k + 1) / (kGrid + 1.0);
     const double t = lambda * rho / (1.0 - lambda);
     theta.push_back(t);
+    theta_over_p.push_back(t / p);
     gamma_part.push_back(std::lgamma(t) - p * std::lgamma(t / p));
     prior_a_part.push_back((a - 1.0) * std::log(lambda));
     prior_b_part.push_back((b - 1.0) * std::log(1.0 - lambda));
@@ -54,7 +55,6 @@ ThetaGrid::ThetaGrid(double a, double b, double rho, std::size_t columns) {
 }
 
 double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng) {
-  const auto p = static_cast<double>(log_s.size());
   double sum_log_s = 0.0;
   for (double v : log_s) sum_log_s += v;
   const std::size_t size = grid.theta.size();
@@ -63,7 +63,7 @@ double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng
   double top = -std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < size; ++k) {
     // log Dirichlet(s | θ/p′) as a function of θ, plus the Beta(a, b) log prior of λ = θ/(θ + ρ).
-    weight[k] = grid.gamma_part[k] + (grid.theta[k] / p) * sum_log_s + grid.prior_a_part[k] + grid.prior_b_part[k];
+    weight[k] = grid.gamma_part[k] + grid.theta_over_p[k] * sum_log_s + grid.prior_a_part[k] + grid.prior_b_part[k];
     top = std::max(top, weight[k]);
   }
   if (!std::isfinite(top)) return grid.theta.back();  // no usable weight (a log s of −∞): the grid's end, as ever

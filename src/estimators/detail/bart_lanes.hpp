@@ -1,4 +1,5 @@
-// BART's residual sums by lanes, and the pass over all rows between two tree updates (bart_pass.cpp).
+// BART's residual sums by lanes, the pass over all rows between two tree updates, and the forest's fit from a
+// residual (bart_pass.cpp).
 //
 // A leaf's residual sum is defined lane by lane: lane l sums the leaf's rows i ≡ l (mod kLanes) in row order, and
 // the lanes are added pairwise (lane_total). A plain row-order sum is one chain of dependent additions; eight lanes
@@ -31,5 +32,10 @@ void advance_residual(std::span<double> residual, std::span<const std::int32_t> 
                       std::span<const double> mu_now, std::span<const std::int32_t> leaf_next,
                       std::span<const double> mu_next, std::span<const std::int32_t> leaves_next,
                       std::span<double> lane_sums, bool allow_simd = true);
+
+/// The forest's fit per row from the first tree's residual r = y − (the other trees): fit = (y − r) + μ[leaf]. The
+/// AVX-512 path equals the scalar loop bit for bit; `allow_simd` = false is the test hook.
+void forest_fit(std::span<const double> y, std::span<const double> residual, std::span<const std::int32_t> leaf,
+                std::span<const double> mu, std::span<double> fit, bool allow_simd = true);
 
 }  // namespace bfs::bart

@@ -242,8 +242,9 @@ BOOST_AUTO_TEST_CASE(cuts_and_bins_equal_their_definition) {
   }
 }
 
-// The pass between two tree updates: the AVX-512 path (when the CPU has it) equals the scalar loop bit for bit, and
-// both equal the definition: r ← (r − μ_now) + μ_next, and each leaf's lanes summed in row order. Leaf counts 1, 7,
+// The pass between two tree updates and the forest's fit: the AVX-512 path (when the CPU has it) equals the scalar
+// loop bit for bit, and both equal the definition: r ← (r − μ_now) + μ_next, each leaf's lanes summed in row order,
+// and fit = (y − r) + μ. Leaf counts 1, 7,
 // 16 (registers) and 17 (scalar); node ids up to 20 (a gather, not a permute); 1003 rows (a tail of 3).
 BOOST_AUTO_TEST_CASE(the_pass_equals_its_definition_on_every_path) {
   std::mt19937_64 gen(11);
@@ -271,11 +272,18 @@ BOOST_AUTO_TEST_CASE(the_pass_equals_its_definition_on_every_path) {
             (expected[i] - mu_now[static_cast<std::size_t>(now[i])]) + mu_next[static_cast<std::size_t>(next[i])];
         expected_sums[static_cast<std::size_t>(next[i]) * bart::kLanes + i % bart::kLanes] += expected[i];
       }
+      std::vector<double> y(n), expected_fit(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        y[i] = normal(gen);
+        expected_fit[i] = (y[i] - start[i]) + mu_now[static_cast<std::size_t>(now[i])];
+      }
       for (bool simd : {false, true}) {
-        std::vector<double> residual = start, sums(nodes * bart::kLanes, -1.0);
+        std::vector<double> residual = start, sums(nodes * bart::kLanes, -1.0), fit(n);
         bart::advance_residual(residual, now, mu_now, next, mu_next, leaf_ids, sums, simd);
         BOOST_TEST(residual == expected, boost::test_tools::per_element());
         BOOST_TEST(sums == expected_sums, boost::test_tools::per_element());
+        bart::forest_fit(y, start, now, mu_now, fit, simd);
+        BOOST_TEST(fit == expected_fit, boost::test_tools::per_element());
       }
     }
   }
