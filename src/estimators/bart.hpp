@@ -51,6 +51,7 @@ struct BinnedColumns {
   std::vector<std::int32_t> cut_counts;
   std::vector<std::uint16_t> bins;  ///< column-major: bins[v * rows + i]
   std::uint16_t bin(std::int32_t v, Index i) const { return bins[static_cast<std::size_t>(v * rows + i)]; }
+  const std::uint16_t* column(std::int32_t v) const { return &bins[static_cast<std::size_t>(v * rows)]; }
 };
 
 /// The cuts of one column (see the header comment).

@@ -31,24 +31,28 @@ struct TreeRows {
     if (static_cast<std::size_t>(id) >= rows.size()) rows.resize(static_cast<std::size_t>(id) + 1);
     return rows[static_cast<std::size_t>(id)];
   }
-  /// Moves the rows of `from` (ascending; not a list of this tree's) to left/right by `goes_left`, keeping the
-  /// order. The children's lists keep their capacity from earlier use: no allocation once the tree has grown.
-  template <class GoesLeft>
-  void split(const std::vector<std::int32_t>& from, std::int32_t left, std::int32_t right, GoesLeft goes_left) {
+  /// Moves the rows of `from` (ascending; not a list of this tree's) to left/right by the rule bin ≤ cut on a
+  /// column's bins, keeping the order. Branch-free: each row is written to both lists and only one count advances
+  /// (which side a row takes is a coin flip to the branch predictor). The lists keep their capacity from earlier
+  /// use: no allocation once the tree has grown.
+  void split(const std::vector<std::int32_t>& from, std::int32_t left, std::int32_t right, const std::uint16_t* bins,
+             std::int32_t cut) {
     of(std::max(left, right));  // both lists exist before references to them are taken
     std::vector<std::int32_t>& l = of(left);
     std::vector<std::int32_t>& r = of(right);
-    l.clear();
-    r.clear();
+    l.resize(from.size());
+    r.resize(from.size());
+    std::size_t n_left = 0, n_right = 0;
     for (std::int32_t i : from) {
-      if (goes_left(i)) {
-        l.push_back(i);
-        leaf_of[static_cast<std::size_t>(i)] = left;
-      } else {
-        r.push_back(i);
-        leaf_of[static_cast<std::size_t>(i)] = right;
-      }
+      const bool goes_left = bins[i] <= cut;
+      l[n_left] = i;
+      r[n_right] = i;
+      n_left += static_cast<std::size_t>(goes_left);
+      n_right += static_cast<std::size_t>(!goes_left);
+      leaf_of[static_cast<std::size_t>(i)] = goes_left ? left : right;
     }
+    l.resize(n_left);
+    r.resize(n_right);
   }
   /// The rows of two nodes in one ascending list, into out (not one of this tree's lists, unless a and b exist).
   void merge(std::int32_t a, std::int32_t b, std::vector<std::int32_t>& out) {
@@ -201,8 +205,9 @@ class Sampler {
   SplitSums sums_of_split(const std::vector<std::int32_t>& rows, std::int32_t v, std::int32_t c) const {
     std::array<LaneSums, 2> sums{};  // [0] left, [1] right
     std::size_t n_right = 0;
+    const std::uint16_t* bins = columns_.column(v);
     for (std::int32_t i : rows) {
-      const auto right = static_cast<std::size_t>(columns_.bin(v, i) > c);
+      const auto right = static_cast<std::size_t>(bins[i] > c);
       const auto row = static_cast<std::size_t>(i);
       sums[right][lane_of(row)] += residual_[row];
       n_right += right;
@@ -283,7 +288,7 @@ class Sampler {
     const std::int32_t left = tree.node(leaf).left, right = tree.node(leaf).right;
     std::swap(rows.of(leaf), moved_);  // the leaf's rows go to the children; its list is empty (internal) after
     rows.of(leaf).clear();
-    rows.split(moved_, left, right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
+    rows.split(moved_, left, right, columns_.column(v), c);
     set_leaf_sum(leaf, 0.0);
     set_leaf_sum(left, s.sum_left);
     set_leaf_sum(right, s.sum_right);
@@ -352,7 +357,7 @@ class Sampler {
     Node& n = tree.node(id);
     n.var = v;
     n.cut = c;
-    rows.split(both, old.left, old.right, [&](std::int32_t i) { return columns_.bin(v, i) <= c; });
+    rows.split(both, old.left, old.right, columns_.column(v), c);
     set_leaf_sum(old.left, after.sum_left);
     set_leaf_sum(old.right, after.sum_right);
     split_counts_[static_cast<std::size_t>(old.var)] -= 1.0;
@@ -396,28 +401,34 @@ class Sampler {
     kept.nodes.reserve(nodes * static_cast<std::size_t>(sweeps) * 5 / 4);
   }
 
-  /// Appends the tree to the arena in preorder (a node's left child follows it), thresholds the cut values.
+  /// Appends the tree to the arena in preorder (a node's left child follows it), thresholds the cut values. The
+  /// walk's stack and the output are plain arrays sized up front: this runs for every kept tree (10⁴ a fit).
   void keep(const SamplerTree& tree, KeptTrees& kept) {
     const std::size_t root = kept.nodes.size();
-    // (sampler node, the slot whose right link it is, or −1 for the root and left children)
-    std::vector<std::pair<std::int32_t, std::int32_t>>& stack = flat_stack_;
-    stack.assign(1, {0, -1});
-    while (!stack.empty()) {
-      const auto [id, right_of] = stack.back();
-      stack.pop_back();
-      const auto slot = static_cast<std::int32_t>(kept.nodes.size() - root);
-      if (right_of >= 0) kept.nodes[root + static_cast<std::size_t>(right_of)].right = slot;
+    const auto size = static_cast<std::size_t>(tree.size());
+    kept.nodes.resize(root + size);
+    KeptTrees::Node* out = kept.nodes.data() + root;
+    // (sampler node, the slot whose right link it is, or −1): at most one entry per node is pending
+    if (flat_stack_.size() < size) flat_stack_.resize(size);
+    std::pair<std::int32_t, std::int32_t>* stack = flat_stack_.data();
+    std::size_t top = 0;
+    std::int32_t slot = 0;
+    stack[top++] = {0, -1};
+    while (top > 0) {
+      const auto [id, right_of] = stack[--top];
+      if (right_of >= 0) out[right_of].right = slot;
       const Node& n = tree.node(id);
       if (n.var < 0) {
-        kept.nodes.push_back({-1, -1, n.mu});
+        out[slot++] = {-1, -1, n.mu};
         continue;
       }
       const float cut = columns_.cuts[static_cast<std::size_t>(n.var)][static_cast<std::size_t>(n.cut)];
-      kept.nodes.push_back({n.var, -1, static_cast<double>(cut)});
-      stack.emplace_back(n.right, slot);
-      stack.emplace_back(n.left, -1);
+      out[slot] = {n.var, -1, static_cast<double>(cut)};
+      stack[top++] = {n.right, slot};
+      stack[top++] = {n.left, -1};
+      ++slot;
     }
-    kept.tree_end.push_back(kept.nodes.size());
+    kept.tree_end.push_back(root + size);
   }
 
   const BinnedColumns& columns_;
