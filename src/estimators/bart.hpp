@@ -20,6 +20,9 @@
 // leaf can split; a birth leaving a child with < 5 rows is rejected, as the package does); with `change_prob` > 0 a
 // CGM change step (a nog node's rule redrawn) is proposed instead with that probability (the package has no change
 // move; default 0); then every leaf μ is drawn from its conditional. After the trees, σ² | rest.
+// Arithmetic (ours, not the package's): a leaf's residual sum is its eight lane sums (rows i ≡ l mod 8, in row
+// order) added pairwise (detail/bart_lanes.hpp); the residual moves from tree to tree as r ← (r − μ_this) + μ_next,
+// and the forest's fit is y − r + μ_first once a sweep. Mathematically the package's sums; the rounding is ours.
 // DART (`sparse`): the split column is drawn from s ~ Dirichlet(θ/p′ + split counts) and θ from its conditional
 // with θ/(θ + ρ) ~ Beta(sparse_a, sparse_b), ρ = p′ (dart.cpp), redrawn after every sweep from sweep ⌊M/2⌋ on
 // (the package starts at half the burn-in; here all M sweeps play that role). Before that s is uniform.
