@@ -393,12 +393,17 @@ class Sampler {
     for (std::size_t v = 0; v < s_.size(); ++v) s_[v] = std::exp(dart_.log_s[v]);
   }
 
-  /// Room for `sweeps` forests the size of the present one, and a quarter more: the arena then grows by doubling
-  /// (copying everything, and touching twice the pages) only if the trees grow by more than that.
+  /// Room for `sweeps` forests of 16 nodes a tree, or twice the present size if larger, up to 64 MB of nodes.
+  /// Growing by doubling copies the arena and touches twice its pages (a tenth of a fit at 10⁴ kept trees);
+  /// room never written costs no memory. Past the cap (very long runs) the arena doubles as it needs.
   void reserve_arena(int sweeps, KeptTrees& kept) const {
+    constexpr std::size_t kNodesPerTree = 16;
+    constexpr std::size_t kMaxNodes = std::size_t{1} << 22;  // 64 MB of 16-byte nodes
     std::size_t nodes = 0;
     for (const SamplerTree& tree : trees_) nodes += static_cast<std::size_t>(tree.size());
-    kept.nodes.reserve(nodes * static_cast<std::size_t>(sweeps) * 5 / 4);
+    const std::size_t per_sweep = std::max(kNodesPerTree * trees_.size(), 2 * nodes);
+    kept.nodes.reserve(std::min(per_sweep * static_cast<std::size_t>(sweeps), kMaxNodes));
+    kept.tree_end.reserve(trees_.size() * static_cast<std::size_t>(sweeps));
   }
 
   /// Appends the tree to the arena in preorder (a node's left child follows it), thresholds the cut values. The
