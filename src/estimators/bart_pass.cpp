@@ -18,6 +18,12 @@ constexpr std::size_t kMaxTableNodes = 16;  // two zmm registers of leaf values
 constexpr std::size_t kMaxSimdLeaves = 16;  // lane sums kept in registers
 constexpr __mmask8 kAllLanes = 0xFF;
 
+/// Whether the CPU runs the AVX-512 paths (asked once; the scalar paths give the same bits either way).
+bool has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
 void advance_scalar(std::size_t begin, std::span<double> residual, std::span<const std::int32_t> leaf_now,
                     std::span<const double> mu_now, std::span<const std::int32_t> leaf_next,
                     std::span<const double> mu_next, std::span<double> lane_sums) {
@@ -114,8 +120,7 @@ __attribute__((target("avx512f"))) std::size_t forest_fit_avx512(std::span<const
 
 void forest_fit(std::span<const double> y, std::span<const double> residual, std::span<const std::int32_t> leaf,
                 std::span<const double> mu, std::span<double> fit, bool allow_simd) {
-  static const bool has_avx512 = __builtin_cpu_supports("avx512f");
-  const std::size_t begin = allow_simd && has_avx512 ? forest_fit_avx512(y, residual, leaf, mu, fit) : 0;
+  const std::size_t begin = allow_simd && has_avx512() ? forest_fit_avx512(y, residual, leaf, mu, fit) : 0;
   for (std::size_t i = begin; i < residual.size(); ++i)
     fit[i] = (y[i] - residual[i]) + mu[static_cast<std::size_t>(leaf[i])];
 }
@@ -125,9 +130,8 @@ void advance_residual(std::span<double> residual, std::span<const std::int32_t> 
                       std::span<const double> mu_next, std::span<const std::int32_t> leaves_next,
                       std::span<double> lane_sums, bool allow_simd) {
   std::fill(lane_sums.begin(), lane_sums.end(), 0.0);
-  static const bool has_avx512 = __builtin_cpu_supports("avx512f");
   std::size_t begin = 0;
-  if (allow_simd && has_avx512 && !leaves_next.empty() && leaves_next.size() <= kMaxSimdLeaves)
+  if (allow_simd && has_avx512() && !leaves_next.empty() && leaves_next.size() <= kMaxSimdLeaves)
     begin =
         kAdvanceKernels[leaves_next.size() - 1](residual, leaf_now, mu_now, leaf_next, mu_next, leaves_next, lane_sums);
   advance_scalar(begin, residual, leaf_now, mu_now, leaf_next, mu_next, lane_sums);

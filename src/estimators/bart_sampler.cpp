@@ -199,7 +199,6 @@ class Sampler {
       death_step(tree, rows, good_leaves, birth);
   }
 
-  /// Left/right counts and residual sums of `rows` (ascending) under the rule (v, c).
   /// Left/right counts and residual sums of `rows` (ascending) under the rule (v, c). Branch-free: which side a
   /// row goes to is a coin flip to the branch predictor.
   SplitSums sums_of_split(const std::vector<std::int32_t>& rows, std::int32_t v, std::int32_t c) const {
@@ -444,7 +443,7 @@ class Sampler {
   const SamplerOptions& options_;
   std::vector<SamplerTree> trees_;
   std::vector<TreeRows> rows_;            ///< per tree, the rows of each node
-  std::vector<double> leaf_sum_;          ///< per node id of the tree being updated: its rows' residual sum (kLanes)
+  std::vector<double> leaf_sum_;          ///< per node id of the tree being updated: lane_total of its rows' residuals
   std::vector<double> lane_sum_;          ///< the pass over all rows' lane sums, kLanes per node id
   std::vector<double> mu_now_, mu_next_;  ///< per node id, the leaf values of the pass's two trees
   Vector fit_;                            ///< the sum of all trees per row, as of the end of the last sweep

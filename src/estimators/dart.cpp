@@ -67,8 +67,9 @@ double draw_theta(std::span<const double> log_s, const ThetaGrid& grid, Rng& rng
     top = std::max(top, weight[k]);
   }
   if (!std::isfinite(top)) return grid.theta.back();  // no usable weight (a log s of −∞): the grid's end, as ever
-  // Weights relative to the largest, which is 1, so the total is ≥ 1: a weight below e^−40 (4·10⁻¹⁸, under half an
-  // ulp of 1) cannot change the total, and is taken as 0 without calling exp. Most of the grid is that far down.
+  // Weights relative to the largest, which is 1. A weight below e^−40 (4·10⁻¹⁸) is taken as 0 without calling exp:
+  // most of the grid is that far down, and all of them together hold under 1000·e^−40 < 5·10⁻¹⁵ of the total, a
+  // change to the draw's probabilities at the level of their rounding.
   constexpr double kNegligible = -40.0;
   double total = 0.0;
   for (std::size_t k = 0; k < size; ++k) {
