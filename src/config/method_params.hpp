@@ -4,22 +4,45 @@
 // its name, the job sections it owns, and a factory for its parameter struct, whose keys the schema visits through
 // the type-erased KeyVisitor below — one visit() per method, declared once, as an estimator's keys are
 // (config/detail/schema_sections.hpp). `[method]` then takes exactly the chosen method's keys.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "config/key_spec.hpp"
+#include "core/enum_names.hpp"
 
 namespace bfs {
 
+/// An enum-valued key as the type-erased visitor sees it: the names of the enum's values, in its enum_table's order,
+/// and the index of the present value among them.
+struct EnumChoice {
+  std::vector<std::string> names;
+  std::size_t index = 0;
+};
+
 /// Visits one key of a method's parameter struct. The schema implements it for reading TOML (unknown key / wrong
-/// type / out of range ⇒ ConfigError naming method.key), writing the canonical dump, describing keys and checking
-/// bounds. The value types a method key may have are exactly these.
+/// type / out of range / unknown enum name ⇒ ConfigError naming method.key), writing the canonical dump, describing
+/// keys and checking bounds. The value types a method key may have are exactly these, plus any enum with an
+/// enum_table (core/enum_names.hpp), whose names are its allowed values.
 class KeyVisitor {
  public:
   virtual ~KeyVisitor() = default;
+  /// An enum key: declared once in visit() with its enum_table, read from TOML by name once (an unknown name ⇒
+  /// ConfigError naming method.key, the value and the allowed names), dumped and described by name.
+  template <class E>
+  requires std::is_enum_v<E> && requires(E e) { enum_table(e); }
+  void operator()(const char* key, E& value, const KeySpec& spec) {
+    const auto table = enum_table(E{});
+    EnumChoice choice{enum_names<E>(), 0};
+    while (choice.index < table.size() && table[choice.index].first != value) ++choice.index;
+    (*this)(key, choice, spec);
+    value = table[choice.index].first;
+  }
+  virtual void operator()(const char* key, EnumChoice& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, bool& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, int& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, std::int64_t& value, const KeySpec& spec) = 0;

@@ -132,6 +132,15 @@ class TableReader {
     }
     throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(enum_names<E>()));
   }
+  /// A method's enum key (KeyVisitor's enum overload): the same checks and message as an enum of the schema's own.
+  void read(const char* key, const toml::node& node, EnumChoice& value, const Spec&) {
+    auto s = node.value<std::string>();
+    if (!node.is_string() || !s) wrong_type(key, node, "a string");
+    const auto found = std::find(value.names.begin(), value.names.end(), *s);
+    if (found == value.names.end())
+      throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(value.names));
+    value.index = static_cast<std::size_t>(found - value.names.begin());
+  }
   template <class T>
   void read(const char* key, const toml::node& node, std::optional<T>& value, const Spec& spec) {
     T inner{};
@@ -221,6 +230,8 @@ class TableWriter {
       if (value) (*this)(key, *value, spec);
     } else if constexpr (std::is_enum_v<T>) {
       table_.insert_or_assign(key, std::string(name_of(value)));
+    } else if constexpr (std::is_same_v<T, EnumChoice>) {
+      table_.insert_or_assign(key, value.names.at(value.index));
     } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
       table_.insert_or_assign(key, value);
     } else if constexpr (std::is_integral_v<T>) {
@@ -253,11 +264,13 @@ class KeyDescriber {
  public:
   KeyDescriber(std::ostringstream& out, std::string section) : out_(out), section_(std::move(section)) {}
   template <class T>
-  void operator()(const char* key, T&, const Spec& spec) {
+  void operator()(const char* key, T& value, const Spec& spec) {
     out_ << "  " << section_ << "." << key;
     using E = typename EnumOf<T>::type;
     if constexpr (!std::is_void_v<E>)
       out_ << "  (" << join(enum_names<E>()) << ")";
+    else if constexpr (std::is_same_v<T, EnumChoice>)
+      out_ << "  (" << join(value.names) << ")";
     else if (!spec.choices.empty())
       out_ << "  (" << join(spec.choices) << ")";
     else if (spec.min > -kInf || spec.max < kInf)
@@ -276,11 +289,13 @@ template <class Inner>
 class ErasedVisitor final : public KeyVisitor {
  public:
   explicit ErasedVisitor(Inner& inner) : inner_(inner) {}
+  using KeyVisitor::operator();
   void operator()(const char* key, bool& value, const KeySpec& spec) override { inner_(key, value, spec); }
   void operator()(const char* key, int& value, const KeySpec& spec) override { inner_(key, value, spec); }
   void operator()(const char* key, std::int64_t& value, const KeySpec& spec) override { inner_(key, value, spec); }
   void operator()(const char* key, double& value, const KeySpec& spec) override { inner_(key, value, spec); }
   void operator()(const char* key, std::string& value, const KeySpec& spec) override { inner_(key, value, spec); }
+  void operator()(const char* key, EnumChoice& value, const KeySpec& spec) override { inner_(key, value, spec); }
   void operator()(const char* key, std::vector<double>& value, const KeySpec& spec) override {
     inner_(key, value, spec);
   }

@@ -1,4 +1,7 @@
+#include <array>
 #include <boost/test/unit_test.hpp>
+#include <string_view>
+#include <utility>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
@@ -7,6 +10,13 @@ using namespace bfs;
 
 namespace {
 
+/// An enum-valued method key (KeyVisitor's enum overload); the table's order, not the declaration's, is the order of
+/// its names in messages and `banditfs keys`.
+enum class Shape { Square, Round, Oval };
+constexpr std::array<std::pair<Shape, std::string_view>, 3> enum_table(Shape) {
+  return {{{Shape::Round, "round"}, {Shape::Square, "square"}, {Shape::Oval, "oval"}}};
+}
+
 /// A method with keys of its own and no estimator, beside a stand-in for the bandit (the real registry lives in
 /// src/methods/, above config: these tests check the schema's side of the catalog).
 struct DemoParams final : MethodParams {
@@ -14,11 +24,13 @@ struct DemoParams final : MethodParams {
   double share = 0.5;
   std::string mode = "full";
   bool standardize = true;
+  Shape shape = Shape::Round;
   void visit(KeyVisitor& v) override {
     v("neighbours", neighbours, keyspec::range(1, 100, "neighbours"));
     v("share", share, keyspec::above(0, 1, "share"));
     v("mode", mode, keyspec::one_of({"full", "fast"}, "mode"));
     v("standardize", standardize, keyspec::text("standardize"));
+    v("shape", shape, keyspec::text("shape"));
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<DemoParams>(*this); }
 };
@@ -235,6 +247,24 @@ BOOST_AUTO_TEST_CASE(keys_lists_each_methods_keys_and_sections) {
   BOOST_TEST(contains(keys, "method.neighbours  [1, 100]"));
   BOOST_TEST(contains(keys, "[method] name = \"bandit\"  (its sections: [reward] [bandit] [tuning])"));
   BOOST_TEST(contains(keys, "bandit.iterations"));
+}
+
+BOOST_AUTO_TEST_CASE(a_methods_enum_key_is_parsed_once_dumped_and_described_by_name) {
+  BOOST_TEST(
+      (parse_job("[method]\nname = \"demo\"\n", "job.toml").method.params.as<DemoParams>()->shape == Shape::Round));
+  const JobConfig job = parse_job("[method]\nname = \"demo\"\nshape = \"oval\"\n", "job.toml");
+  BOOST_TEST((job.method.params.as<DemoParams>()->shape == Shape::Oval));
+  const std::string text = dump_job(job);
+  BOOST_TEST(contains(text, "shape = 'oval'"));
+  BOOST_TEST(dump_job(parse_job(text, "dump")) == text);
+  BOOST_TEST(
+      contains(dump_job(parse_job("", "job.toml", {"method.name=demo", "method.shape=square"})), "shape = 'square'"));
+  BOOST_TEST(error_of("[method]\nname = \"demo\"\nshape = \"cube\"\n") ==
+             "job.toml: method.shape = \"cube\" is not one of \"round\", \"square\", \"oval\"");
+  BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nshape = 3\n"), "method.shape = 3: expected a string"));
+  BOOST_TEST(contains(error_of("", {"method.name=demo", "method.shape=cube"}),
+                      "--set method.shape = \"cube\" is not one of \"round\", \"square\", \"oval\""));
+  BOOST_TEST(contains(describe_keys(test_catalog()), "method.shape  (\"round\", \"square\", \"oval\")  shape\n"));
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_set_value_is_blamed_on_set_not_the_file) {
