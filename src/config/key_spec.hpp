@@ -16,6 +16,17 @@ struct KeySpec {
   const char* description = "";
   bool min_exclusive = false;
   bool max_exclusive = false;
+  /// The key says where or how the job runs (output directory, threads, progress, checkpoints, MPI grouping), never
+  /// what it computes: it is left out of the job's identity (schema.hpp dump_job_identity, the checkpoint's job
+  /// hash) and of the keys named when a checkpoint belongs to another job (is_result_neutral_key).
+  bool neutral = false;
+
+  /// This spec, flagged as not changing results (see `neutral`).
+  KeySpec result_neutral() const {
+    KeySpec flagged = *this;
+    flagged.neutral = true;
+    return flagged;
+  }
 };
 
 namespace keyspec {

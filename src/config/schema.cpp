@@ -353,11 +353,24 @@ void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimato
 BFS_ESTIMATORS(BFS_ESTIMATOR_CHECK_BOUNDS)
 #undef BFS_ESTIMATOR_CHECK_BOUNDS
 
-std::string dump_job(const JobConfig& job_in) {
+namespace {
+
+/// Sets the result-neutral keys of `config` to the values a default-built section of its type has.
+template <class Section>
+void reset_neutral_keys(Section& config, Section defaults) {
+  NeutralValues collect;
+  visit(defaults, collect);
+  NeutralReset reset(collect.values());
+  visit(config, reset);
+}
+
+/// The canonical dump; `identity`: with every result-neutral key at its default.
+std::string dump(const JobConfig& job_in, bool identity) {
   JobConfig job = job_in;
   toml::table root;
   auto section = [&](const char* name, auto& config) {
     if (!job.method.uses(name)) return;
+    if (identity) reset_neutral_keys(config, std::decay_t<decltype(config)>{});
     toml::table table;
     TableWriter writer(table);
     visit(config, writer);
@@ -365,6 +378,14 @@ std::string dump_job(const JobConfig& job_in) {
   };
   section("data", job.data);
   if (job.method.uses("estimator")) {
+    if (identity) {
+      EstimatorConfig defaults;
+      defaults.name = job.estimator.name;
+      NeutralValues collect;
+      visit_estimator_params(defaults, collect);
+      NeutralReset reset(collect.values());
+      visit_estimator_params(job.estimator, reset);
+    }
     toml::table table;
     table.insert_or_assign("name", std::string(name_of(job.estimator.name)));
     TableWriter writer(table);
@@ -390,6 +411,44 @@ std::string dump_job(const JobConfig& job_in) {
   std::ostringstream out;
   out << root;
   return out.str() + "\n";
+}
+
+/// "section.key" of every result-neutral key of the schema's sections and estimators. A key name that one estimator
+/// flags and another does not is left out: the dotted key alone cannot say which estimator it belongs to.
+std::set<std::string> result_neutral_keys() {
+  std::set<std::string> neutral, other;
+  JobConfig job;
+  auto section = [&](const char* name, auto& config) {
+    NeutralKeyNames names(name, neutral, other);
+    visit(config, names);
+  };
+  section("data", job.data);
+  section("reward", job.reward);
+  section("bandit", job.bandit);
+  section("run", job.run);
+  section("tuning", job.tuning);
+  for (const auto& [name, text] : enum_table(EstimatorName{})) {
+    job.estimator.name = name;
+    NeutralKeyNames names("estimator", neutral, other);
+    visit_estimator_params(job.estimator, names);
+  }
+  for (const auto& key : other) neutral.erase(key);
+  return neutral;
+}
+
+}  // namespace
+
+std::string dump_job(const JobConfig& job) {
+  return dump(job, false);
+}
+
+std::string dump_job_identity(const JobConfig& job) {
+  return dump(job, true);
+}
+
+bool is_result_neutral_key(const std::string& dotted_key) {
+  static const std::set<std::string> keys = result_neutral_keys();
+  return keys.count(dotted_key) > 0;
 }
 
 std::string describe_keys(const MethodCatalog& methods) {

@@ -37,6 +37,12 @@ BFS_ESTIMATORS(BFS_ESTIMATOR_CHECK_BOUNDS)
 #undef BFS_ESTIMATOR_CHECK_BOUNDS
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.
 std::string dump_job(const JobConfig& job);
+/// The job's identity: dump_job with every result-neutral key (KeySpec::neutral: where and how the job runs, not
+/// what it computes) at its default, so jobs that differ only in those keys have the same text; the checkpoint's
+/// job hash is taken of it.
+std::string dump_job_identity(const JobConfig& job);
+/// Is "section.key" (a key line of dump_job's text) declared result-neutral?
+bool is_result_neutral_key(const std::string& dotted_key);
 /// One line per key: "section.key  (bounds)  description" — `banditfs keys`; each method's keys and sections
 /// under its "[method] name = ..." heading.
 std::string describe_keys(const MethodCatalog& methods);

@@ -44,9 +44,9 @@ struct RunControl {
   std::function<bool()> stop_requested;
 };
 
-/// Hash of the keys that determine the run's numbers (everything but run.out, run.threads, run.progress_seconds,
-/// run.checkpoint_every, run.group_size and hgb's group_split): a checkpoint may be resumed with another output
-/// directory, thread count or group layout.
+/// Hash of the keys that determine the run's numbers (config/schema.hpp dump_job_identity: every key but those
+/// declared result_neutral()): a checkpoint may be resumed with another output directory, thread count or group
+/// layout.
 std::string job_hash(const JobConfig& job);
 
 /// Runs the job; the result's job_text is `job_text`. Throws InputError / ConfigError on bad data or job.

@@ -76,16 +76,13 @@ void check_resumable(const RunResult& checkpoint, const std::string& path, const
 }  // namespace
 
 std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
-  static const std::set<std::string> ignored = {
-      "run.out",        "run.threads",          "run.progress_seconds", "run.checkpoint_every",
-      "run.group_size", "estimator.group_split"};
   const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);
   for (const auto& [key, value] : now) names.insert(key);
   std::string out;
   for (const auto& key : names) {
-    if (ignored.count(key)) continue;
+    if (is_result_neutral_key(key)) continue;
     const auto a = before.find(key), b = now.find(key);
     const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
     if (va != vb) out += detail::concat(out.empty() ? "" : ", ", key, " (checkpoint ", va, ", this job ", vb, ")");
@@ -108,15 +105,7 @@ SourceInfo describe_source(const DataSource& source, bool online) {
 }
 
 std::string job_hash(const JobConfig& job) {
-  JobConfig canonical = job;
-  const RunConfig defaults;
-  canonical.run.out = defaults.out;
-  canonical.run.threads = defaults.threads;
-  canonical.run.progress_seconds = defaults.progress_seconds;
-  canonical.run.checkpoint_every = defaults.checkpoint_every;
-  canonical.run.group_size = defaults.group_size;
-  canonical.estimator.hgb.group_split = HgbParams{}.group_split;
-  return fnv1a_hex(dump_job(canonical));
+  return fnv1a_hex(dump_job_identity(job));
 }
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {

@@ -106,11 +106,12 @@ void visit(BanditConfig& c, V& v) {
 template <class V>
 void visit(RunConfig& c, V& v) {
   v("seed", c.seed, range(0, kInf, "run seed"));
-  v("out", c.out, text("output directory"));
-  v("threads", c.threads, range(0, 4096, "threads (0 = all)"));
-  v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)"));
-  v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines"));
-  v("group_size", c.group_size, range(0, 1e6, "MPI worker ranks per bandit group (0 = one group per arm)"));
+  v("out", c.out, text("output directory").result_neutral());
+  v("threads", c.threads, range(0, 4096, "threads (0 = all)").result_neutral());
+  v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)").result_neutral());
+  v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines").result_neutral());
+  v("group_size", c.group_size,
+    range(0, 1e6, "MPI worker ranks per bandit group (0 = one group per arm)").result_neutral());
 }
 
 template <class V>
@@ -177,7 +178,7 @@ void visit(HgbParams& c, V& v) {
   v("max_bin", c.max_bin, range(2, 255, "bins per column (NaN has its own)"));
   v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
   v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
-  v("group_split", c.group_split, text("how a fit group shares a fit: columns or rows (same model)"));
+  v("group_split", c.group_split, text("how a fit group shares a fit: columns or rows (same model)").result_neutral());
 }
 
 template <class V>

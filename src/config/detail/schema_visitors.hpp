@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <any>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -284,23 +285,87 @@ class KeyDescriber {
   std::string section_;
 };
 
+// ---- result-neutral keys (KeySpec::neutral) ------------------------------------------------------------------
+
+/// Collects the values of a section's result-neutral keys, in visit order; walked over a default-built section,
+/// it holds the defaults that NeutralReset puts back.
+class NeutralValues {
+ public:
+  template <class T>
+  void operator()(const char*, T& value, const Spec& spec) {
+    if (spec.neutral) values_.emplace_back(value);
+  }
+  const std::vector<std::any>& values() const { return values_; }
+
+ private:
+  std::vector<std::any> values_;
+};
+
+/// Sets every result-neutral key of a section to the value NeutralValues collected for it.
+class NeutralReset {
+ public:
+  explicit NeutralReset(const std::vector<std::any>& values) : values_(values) {}
+  template <class T>
+  void operator()(const char*, T& value, const Spec& spec) {
+    if (spec.neutral) value = std::any_cast<T>(values_.at(next_++));
+  }
+
+ private:
+  const std::vector<std::any>& values_;
+  std::size_t next_ = 0;
+};
+
+/// Records "section.key" of every key a section declares, split by KeySpec::neutral.
+class NeutralKeyNames {
+ public:
+  NeutralKeyNames(std::string section, std::set<std::string>& neutral, std::set<std::string>& other)
+      : section_(std::move(section)), neutral_(neutral), other_(other) {}
+  template <class T>
+  void operator()(const char* key, T&, const Spec& spec) {
+    (spec.neutral ? neutral_ : other_).insert(section_ + "." + key);
+  }
+
+ private:
+  std::string section_;
+  std::set<std::string>& neutral_;
+  std::set<std::string>& other_;
+};
+
 /// Lets a template visitor (TableReader, TableWriter, KeyDescriber, BoundsChecker) walk a method's parameter struct.
+/// A method's key may not be result-neutral: is_result_neutral_key answers from a dotted key alone, and the schema
+/// cannot see a method's parameter struct without the method's catalog entry.
 template <class Inner>
 class ErasedVisitor final : public KeyVisitor {
  public:
   explicit ErasedVisitor(Inner& inner) : inner_(inner) {}
   using KeyVisitor::operator();
-  void operator()(const char* key, bool& value, const KeySpec& spec) override { inner_(key, value, spec); }
-  void operator()(const char* key, int& value, const KeySpec& spec) override { inner_(key, value, spec); }
-  void operator()(const char* key, std::int64_t& value, const KeySpec& spec) override { inner_(key, value, spec); }
-  void operator()(const char* key, double& value, const KeySpec& spec) override { inner_(key, value, spec); }
-  void operator()(const char* key, std::string& value, const KeySpec& spec) override { inner_(key, value, spec); }
-  void operator()(const char* key, EnumChoice& value, const KeySpec& spec) override { inner_(key, value, spec); }
+  void operator()(const char* key, bool& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, int& value, const KeySpec& spec) override { inner_(key, value, checked(key, spec)); }
+  void operator()(const char* key, std::int64_t& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, double& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, std::string& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, EnumChoice& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
   void operator()(const char* key, std::vector<double>& value, const KeySpec& spec) override {
-    inner_(key, value, spec);
+    inner_(key, value, checked(key, spec));
   }
 
  private:
+  static const KeySpec& checked(const char* key, const KeySpec& spec) {
+    if (spec.neutral)
+      throw InternalError(std::string("method.") + key +
+                          " is declared result_neutral(), which only the schema's own sections may be");
+    return spec;
+  }
   Inner& inner_;
 };
 
