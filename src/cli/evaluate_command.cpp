@@ -1,11 +1,14 @@
 #include "cli/evaluate_command.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
@@ -83,11 +86,18 @@ FeatureSet gini_rf_ranking(const Dataset& train, std::uint64_t seed, int threads
   return ranking;
 }
 
+/// --rank-by: the training rows' own rankings.
+enum class RankBy { GiniRf, Lasso };
+constexpr std::array<std::pair<RankBy, std::string_view>, 2> enum_table(RankBy) {
+  return {{{RankBy::GiniRf, "gini-rf"}, {RankBy::Lasso, "lasso"}}};
+}
+
 /// The training rows' own ranking: "gini-rf" (above) or "lasso", the order of entry on the logistic lasso's path
 /// (paper 001 §7.1: glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
-FeatureSet ranking_by(const std::string& method, const Dataset& train, std::uint64_t seed, int threads) {
-  if (method == "gini-rf") return gini_rf_ranking(train, seed, threads);
-  if (method != "lasso") throw InputError("--rank-by '" + method + "' is not a ranking (gini-rf or lasso)");
+FeatureSet ranking_by(const std::string& name, const Dataset& train, std::uint64_t seed, int threads) {
+  const auto method = enum_from_name<RankBy>(name);
+  if (!method) throw InputError("--rank-by '" + name + "' is not a ranking (gini-rf or lasso)");
+  if (*method == RankBy::GiniRf) return gini_rf_ranking(train, seed, threads);
   LassoParams params;
   params.n_lambdas = 100;
   params.lambda_min_ratio = 1e-4;

@@ -21,10 +21,17 @@ void add_gkx_like_options(CLI::App& simulate, GkxLikeOptions& options) {
                       "gkx-like: scale s of the planted signal (default: the calibrated value)");
 }
 
-void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
+SimulateKind parse_simulate_kind(const std::string& name) {
+  if (const auto generator = enum_from_name<Generator>(name)) return *generator;
+  return dgp_from_name(name);
+}
+
+void check_simulate_options(const CLI::App& simulate, const SimulateKind& kind) {
+  const std::string dgp(std::visit([](auto value) { return name_of(value); }, kind));
+  const auto* design = std::get_if<Dgp>(&kind);
   // gkx-like writes CSVs of months × stocks into a directory; the other DGPs write n × p (× periods) into one HDF5
   // file. An option of the other kind would be silently ignored, so it is refused.
-  const bool gkx_like = dgp == "gkx-like";
+  const bool gkx_like = kind == SimulateKind{Generator::GkxLike};
   for (const char* name : {"--months", "--stocks", "--from", "--signal-scale"})
     if (!gkx_like && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate ") + dgp + ": " + name + " applies to 'simulate gkx-like' only");
@@ -33,10 +40,10 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
       throw ConfigError(std::string("simulate gkx-like: ") + name + " does not apply (use --stocks and --months)");
   // cmab-hte writes one log (one "period"), its reward is 0/1 by design.
   for (const char* name : {"--periods", "--binary"})
-    if (dgp == "cmab-hte" && simulate.count(name) > 0)
+    if (kind == SimulateKind{Dgp::CmabHte} && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate cmab-hte: ") + name + " does not apply (a log of --n rows, 0/1 rewards)");
   // madelon-like's own options (issue 14) apply to it alone; it writes one period with a 0/1 label by design.
-  const bool madelon = dgp == "madelon-like";
+  const bool madelon = kind == SimulateKind{Generator::MadelonLike};
   for (const char* name : {"--informative", "--redundant", "--class-sep", "--flip-y"})
     if (!madelon && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate ") + dgp + ": " + name + " applies to 'simulate madelon-like' only");
@@ -45,7 +52,7 @@ void check_simulate_options(const CLI::App& simulate, const std::string& dgp) {
       throw ConfigError(std::string("simulate madelon-like: ") + name +
                         " does not apply (one data set of --n rows, y in {0, 1})");
   // Only paper 002's Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
-  if (simulate.count("--rho") > 0 && (gkx_like || !dgp_uses_rho(dgp))) {
+  if (simulate.count("--rho") > 0 && (design == nullptr || !dgp_uses_rho(*design))) {
     throw InputError(detail::concat("simulate ", dgp, ": --rho ", simulate.get_option("--rho")->results().front(),
                                     " does not apply (only ishigami, heavy-tailed and friedman-mod take --rho)"));
   }

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 #include <thread>
+#include <variant>
 
 #include "cli/evaluate_command.hpp"
 #include "cli/gkx_commands.hpp"
@@ -199,10 +200,10 @@ std::string feature_list(const std::vector<FeatureId>& features) {
 /// --rho and --p against the DGP, as InputErrors naming the option and its value, before anything is written (the
 /// library's own checks name the job-file view, data.p). --rho given to a DGP that takes none is refused earlier,
 /// by cli::check_simulate_options.
-void check_simulate_values(const SimulateArgs& args) {
+void check_simulate_values(const SimulateArgs& args, Dgp dgp) {
   if (!std::isfinite(args.rho) || args.rho < 0.0 || args.rho >= 1.0)
     throw InputError(detail::concat("simulate ", args.dgp, ": --rho ", args.rho, " must be a finite number in [0, 1)"));
-  const std::vector<FeatureId> truth = dgp_truth(args.dgp);
+  const std::vector<FeatureId> truth = dgp_truth(dgp);
   const std::int64_t need = truth.back() + 1;
   if (args.p < need) {
     throw InputError(detail::concat("simulate ", args.dgp, ": --p ", args.p, " is below the ", need, " features ",
@@ -210,24 +211,25 @@ void check_simulate_values(const SimulateArgs& args) {
   }
 }
 
-int command_simulate(const SimulateArgs& args) {
+/// `simulate DGP` for an (X, y) design of data.dgp.
+int command_simulate(const SimulateArgs& args, Dgp dgp) {
   if (args.periods < 1)
     throw ConfigError("simulate: --periods must be at least 1, not " + std::to_string(args.periods));
-  check_simulate_values(args);
+  check_simulate_values(args, dgp);
   const std::int64_t rows = args.n > std::numeric_limits<std::int64_t>::max() / std::max(args.periods, 1)
                                 ? std::numeric_limits<std::int64_t>::max()
                                 : args.n * std::max(args.periods, 1);
   // The whole file is simulated at once, and the batches are concatenated: about twice X at the peak.
   check_simulation_fits(rows, 2 * args.p, "--n, --p, --periods");
-  SimulateSpec spec{args.dgp, args.n, args.p, args.seed};
+  SimulateSpec spec{dgp, args.n, args.p, args.seed};
   spec.binary = args.binary;
   spec.rho = args.rho;
   const Dataset data = simulate_dataset(spec, args.periods);
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features (" << args.dgp
             << ", seed " << args.seed << ", " << data.num_periods() << " period(s), "
-            << (dgp_uses_rho(args.dgp) ? detail::concat("rho ", args.rho, ", ") : "")
-            << (args.binary ? "binary y, " : "") << "truth " << feature_list(data.truth) << ")\n";
+            << (dgp_uses_rho(dgp) ? detail::concat("rho ", args.rho, ", ") : "") << (args.binary ? "binary y, " : "")
+            << "truth " << feature_list(data.truth) << ")\n";
   return 0;
 }
 
@@ -300,13 +302,29 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
   sim->add_option("--flip-y", args.flip_y,
                   "madelon-like: fraction of labels replaced by a random class, in [0, 1] (default 0.01)");
   cli::add_gkx_like_options(*sim, gkx_like);
-  sim->callback([sim, &args] {
-    if (args.dgp == "ishigami-classic" && sim->count("--p") == 0) args.p = 3;  // paper 002 §3.3's design
-    if (args.dgp == "cmab-hte" && sim->count("--p") == 0) args.p = 10;         // paper 004 §3.1's design
-    if (args.dgp == "madelon-like" && sim->count("--n") == 0) args.n = 4400;   // issue 14: 2000 + 600 + 1800
-    if (args.dgp == "madelon-like" && sim->count("--p") == 0) args.p = 500;
-  });
   return sim;
+}
+
+/// The `simulate` subcommand after parsing: its positional parsed once into a SimulateKind, the kind's own defaults
+/// of --n and --p, its options checked, and the command of that kind run.
+int dispatch_simulate(const CLI::App& sim, SimulateArgs& args, const cli::GkxLikeOptions& gkx_like) {
+  const cli::SimulateKind kind = cli::parse_simulate_kind(args.dgp);
+  const auto is = [&kind](auto value) { return kind == cli::SimulateKind{value}; };
+  if (is(Dgp::IshigamiClassic) && sim.count("--p") == 0) args.p = 3;            // paper 002 §3.3's design
+  if (is(Dgp::CmabHte) && sim.count("--p") == 0) args.p = 10;                   // paper 004 §3.1's design
+  if (is(cli::Generator::MadelonLike) && sim.count("--n") == 0) args.n = 4400;  // 2000 + 600 + 1800 rows
+  if (is(cli::Generator::MadelonLike) && sim.count("--p") == 0) args.p = 500;
+  cli::check_simulate_options(sim, kind);
+  if (const auto* generator = std::get_if<cli::Generator>(&kind)) {
+    switch (*generator) {
+      case cli::Generator::GkxLike:
+        return cli::simulate_gkx_like_command(gkx_like, args.seed, args.out);
+      case cli::Generator::MadelonLike:
+        return command_simulate_madelon_like(args);
+    }
+  }
+  const Dgp dgp = std::get<Dgp>(kind);
+  return dgp == Dgp::CmabHte ? command_simulate_cmab_hte(args) : command_simulate(args, dgp);
 }
 
 }  // namespace
@@ -372,12 +390,7 @@ int run_command_line(int argc, char** argv) {
       session = std::make_unique<dist::Session>(argc, argv);
       return command_run(run_args, *session);
     }
-    if (*sim) bfs::cli::check_simulate_options(*sim, sim_args.dgp);
-    if (*sim && sim_args.dgp == "gkx-like")
-      return bfs::cli::simulate_gkx_like_command(gkx_like, sim_args.seed, sim_args.out);
-    if (*sim && sim_args.dgp == "cmab-hte") return command_simulate_cmab_hte(sim_args);
-    if (*sim && sim_args.dgp == "madelon-like") return command_simulate_madelon_like(sim_args);
-    if (*sim) return command_simulate(sim_args);
+    if (*sim) return dispatch_simulate(*sim, sim_args, gkx_like);
     if (*prepare_gkx) return run_prepare_gkx();
     if (*evaluate) return run_evaluate();
     if (*inspect) {

@@ -40,7 +40,7 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
                           knockoff_cols > 0 ? "data.n, data.p, data.knockoffs, data.noise_features"
                                             : "data.n, data.p, data.noise_features");
     SimulateSpec spec;
-    spec.dgp = std::string(name_of(config.dgp));
+    spec.dgp = config.dgp;
     spec.n = config.n;
     spec.p = config.p;
     spec.rho = config.rho;

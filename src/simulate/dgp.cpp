@@ -33,13 +33,6 @@ constexpr std::uint64_t kForestTreeStream = std::uint64_t{1} << 40;
 /// designs.
 using Model = Dgp;
 
-Model parse_model(const std::string& name) {
-  if (const auto dgp = enum_from_name<Dgp>(name)) return *dgp;
-  std::string known;
-  for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
-  throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));
-}
-
 /// The truly relevant features, 0-based (paper 002: eq. 16 and §3.3 x1..x3, eq. 17 x1, x2, x3, x6, eq. 18 x1, x7..x10).
 std::vector<FeatureId> truth_of(Model model) {
   switch (model) {
@@ -78,7 +71,7 @@ std::string truth_text(const std::vector<FeatureId>& truth) {
 }
 
 Model check_spec(const SimulateSpec& spec) {
-  const Model model = parse_model(spec.dgp);
+  const Model model = spec.dgp;
   if (model == Model::CmabHte)
     throw ConfigError(
         "data.dgp = \"cmab-hte\" simulates contextual-bandit logs (method cmab-scores; banditfs "
@@ -89,14 +82,14 @@ Model check_spec(const SimulateSpec& spec) {
   if (spec.p < need) {
     throw ConfigError(
         need == static_cast<Index>(truth.size())
-            ? detail::concat("data.p = ", spec.p, " is below the ", need, " relevant features of ", spec.dgp)
-            : detail::concat("data.p = ", spec.p, " is below the ", need, " features ", spec.dgp,
+            ? detail::concat("data.p = ", spec.p, " is below the ", need, " relevant features of ", name_of(spec.dgp))
+            : detail::concat("data.p = ", spec.p, " is below the ", need, " features ", name_of(spec.dgp),
                              " needs (its truth is ", truth_text(truth), ")"));
   }
   if (!std::isfinite(spec.rho) || spec.rho < 0.0 || spec.rho >= 1.0)
     throw ConfigError(detail::concat("data.rho = ", spec.rho, " must be a finite number in [0, 1)"));
   if (spec.rho != 0.0 && !is_copula(model)) {
-    throw ConfigError(detail::concat("data.rho = ", spec.rho, " does not apply to ", spec.dgp,
+    throw ConfigError(detail::concat("data.rho = ", spec.rho, " does not apply to ", name_of(spec.dgp),
                                      " (only ishigami, heavy-tailed and friedman-mod take a correlation)"));
   }
   return model;
@@ -275,7 +268,7 @@ void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const
     sd = std::sqrt(ss / n);
   }
   if (!(sd > 0.0)) {
-    throw ConfigError(detail::concat("data.n = ", spec.n, ": a binary ", spec.dgp,
+    throw ConfigError(detail::concat("data.n = ", spec.n, ": a binary ", name_of(spec.dgp),
                                      " batch needs f to vary over its rows (its standard deviation is 0)"));
   }
   for (std::size_t i = 0; i < f.size(); ++i) {
@@ -311,7 +304,7 @@ class SimulatedSource final : public DataSource {
     return data;
   }
   std::string describe() const override {
-    return detail::concat("simulate:", spec_.dgp, spec_.binary ? " binary" : "", " (n = ", spec_.n,
+    return detail::concat("simulate:", name_of(spec_.dgp), spec_.binary ? " binary" : "", " (n = ", spec_.n,
                           " per batch, p = ", spec_.p, spec_.rho != 0.0 ? detail::concat(", rho = ", spec_.rho) : "",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", seed ", spec_.seed, ")");
@@ -328,22 +321,36 @@ class SimulatedSource final : public DataSource {
 
 }  // namespace
 
+std::vector<Dgp> xy_dgps() {
+  std::vector<Dgp> dgps;
+  for (const auto& [dgp, name] : enum_table(Dgp{}))
+    if (dgp != Dgp::CmabHte) dgps.push_back(dgp);  // a log of (context, arm, reward), not (X, y)
+  return dgps;
+}
+
 std::vector<std::string> dgp_names() {
-  std::vector<std::string> names = enum_names<Dgp>();
-  std::erase(names, std::string(name_of(Dgp::CmabHte)));  // a log of (context, arm, reward), not (X, y)
+  std::vector<std::string> names;
+  for (const Dgp dgp : xy_dgps()) names.emplace_back(name_of(dgp));
   return names;
 }
 
-std::vector<FeatureId> dgp_truth(const std::string& dgp) {
-  return truth_of(parse_model(dgp));
+Dgp dgp_from_name(const std::string& name) {
+  if (const auto dgp = enum_from_name<Dgp>(name)) return *dgp;
+  std::string known;
+  for (const auto& n : dgp_names()) known += (known.empty() ? "" : ", ") + n;
+  throw ConfigError(detail::concat("data.dgp = \"", name, "\" is not a known DGP (known: ", known, ")"));
 }
 
-bool dgp_uses_rho(const std::string& dgp) {
-  return is_copula(parse_model(dgp));
+std::vector<FeatureId> dgp_truth(Dgp dgp) {
+  return truth_of(dgp);
 }
 
-double dgp_mean(const std::string& dgp, std::span<const float> x) {
-  const Model model = parse_model(dgp);
+bool dgp_uses_rho(Dgp dgp) {
+  return is_copula(dgp);
+}
+
+double dgp_mean(Dgp dgp, std::span<const float> x) {
+  const Model model = dgp;
   if (model == Model::Forest)
     throw ConfigError("dgp_mean: forest's f is drawn from the data seed; use dgp_mean_function(spec)");
   BFS_CHECK(static_cast<Index>(x.size()) > truth_of(model).back(), "row has ", x.size(), " values");
@@ -351,7 +358,7 @@ double dgp_mean(const std::string& dgp, std::span<const float> x) {
 }
 
 std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSpec& spec) {
-  const Model model = parse_model(spec.dgp);
+  const Model model = spec.dgp;
   const Index need = truth_of(model).back() + 1;
   return [f = MeanFunction(model, spec.seed), need](std::span<const float> x) {
     BFS_CHECK(static_cast<Index>(x.size()) >= need, "row has ", x.size(), " values");
@@ -359,8 +366,8 @@ std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSp
   };
 }
 
-double dgp_noise_variance(const std::string& dgp) {
-  return noise_variance_of(parse_model(dgp));
+double dgp_noise_variance(Dgp dgp) {
+  return noise_variance_of(dgp);
 }
 
 Dataset simulate(const SimulateSpec& spec, int batch) {
@@ -385,7 +392,7 @@ Dataset simulate(const SimulateSpec& spec, int batch) {
   data.feature_names = default_feature_names(p);
   data.truth = truth_of(model);
   data.has_truth = true;
-  data.origin = "simulate:" + spec.dgp;
+  data.origin = "simulate:" + std::string(name_of(spec.dgp));
   return data;
 }
 
@@ -409,7 +416,7 @@ Dataset simulate_periods(const SimulateSpec& spec, int periods) {
     }
   }
   data.has_truth = true;
-  data.origin = "simulate:" + spec.dgp;
+  data.origin = "simulate:" + std::string(name_of(spec.dgp));
   return data;
 }
 

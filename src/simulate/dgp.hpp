@@ -55,7 +55,7 @@
 namespace bfs {
 
 struct SimulateSpec {
-  std::string dgp = "friedman1";  ///< one of dgp_names()
+  Dgp dgp = Dgp::Friedman1;  ///< an (X, y) design: one of xy_dgps()
   Index n = 300;
   Index p = 1000;
   std::uint64_t seed = 0;
@@ -63,24 +63,29 @@ struct SimulateSpec {
   double rho = 0.0;     ///< copula correlation, Σ_jk = ρ^|j−k|, in [0, 1); only where dgp_uses_rho (else 0)
 };
 
-/// Names of the known (X, y) DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last;
-/// not cmab-hte, which simulates contextual-bandit logs (simulate/cmab_hte.hpp).
+/// The known (X, y) DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last; not
+/// cmab-hte, which simulates contextual-bandit logs (simulate/cmab_hte.hpp).
+std::vector<Dgp> xy_dgps();
+/// Their names, in the same order.
 std::vector<std::string> dgp_names();
-/// The truly relevant features of a DGP, 0-based (x1 = 0), ascending. Throws ConfigError for an unknown DGP.
-std::vector<FeatureId> dgp_truth(const std::string& dgp);
+/// The DGP named `name` (Dgp's table, cmab-hte included); ConfigError "data.dgp = "x" is not a known DGP (known:
+/// the (X, y) names)" otherwise.
+Dgp dgp_from_name(const std::string& name);
+/// The truly relevant features of a DGP, 0-based (x1 = 0), ascending.
+std::vector<FeatureId> dgp_truth(Dgp dgp);
 /// True for the Gaussian-copula designs that take SimulateSpec::rho (ishigami, heavy-tailed, friedman-mod).
-bool dgp_uses_rho(const std::string& dgp);
-/// f(x) of a DGP for one row (x needs dgp_truth().back() + 1 values). Throws ConfigError for an unknown DGP and for
-/// forest, whose f depends on the seed (use dgp_mean_function).
-double dgp_mean(const std::string& dgp, std::span<const float> x);
+bool dgp_uses_rho(Dgp dgp);
+/// f(x) of a DGP for one row (x needs dgp_truth().back() + 1 values). Throws ConfigError for forest, whose f depends
+/// on the seed (use dgp_mean_function).
+double dgp_mean(Dgp dgp, std::span<const float> x);
 /// f of spec's DGP (any, forest included: it holds the trees drawn from spec.seed) as a function of one row, which
 /// needs dgp_truth().back() + 1 values. Build it once: forest's trees are drawn when it is made.
 std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSpec& spec);
 /// Variance of ε of a DGP (friedman1, friedman3: 1; liang 0.5; linear 5; friedman1-corr 1, forest 0.5; 1 for the
 /// paper-002 designs).
-double dgp_noise_variance(const std::string& dgp);
+double dgp_noise_variance(Dgp dgp);
 /// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible. Throws ConfigError
-/// naming data.dgp / data.p / rho when the DGP is unknown, p is below its largest true feature, or ρ is not finite
+/// naming data.dgp / data.p / rho when the DGP is cmab-hte, p is below its largest true feature, or ρ is not finite
 /// in [0, 1) (or not 0 for a DGP that does not use it).
 Dataset simulate(const SimulateSpec& spec, int batch = 0);
 /// `periods` fresh batches stacked with period_offsets (what `banditfs simulate --periods` writes).

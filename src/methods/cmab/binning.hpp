@@ -7,15 +7,21 @@
 //    edges[b] < v <= edges[b+1], the minimum in bin 0 (pandas.qcut with duplicates="drop");
 //  * NaN (missing) rows go to their own bin, index value_bins, or are an error.
 // Pure: no I/O, no threads; the cost is O(n log bins) per feature (selection, not a full sort, for the edges).
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace bfs::cmab {
 
 /// What a NaN in the data means: a bin of its own (`[method] missing = "bin"`) or an InputError ("error").
 enum class Missing { Bin, Error };
+constexpr std::array<std::pair<Missing, std::string_view>, 2> enum_table(Missing) {
+  return {{{Missing::Bin, "bin"}, {Missing::Error, "error"}}};
+}
 
 /// The bin of every row of one feature.
 struct FeatureBins {

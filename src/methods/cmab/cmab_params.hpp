@@ -7,6 +7,8 @@
 #include <string>
 
 #include "config/method_params.hpp"
+#include "methods/cmab/binning.hpp"
+#include "methods/cmab/scores.hpp"
 
 namespace bfs::cmab {
 
@@ -14,9 +16,9 @@ struct CmabParams final : MethodParams {
   /// Quantile bins per numeric feature (a feature with at most this many distinct values gets one bin per value).
   int bins = 10;
   /// A NaN feature value: its own bin ("bin") or an error naming the feature and row ("error").
-  std::string missing = "bin";
+  Missing missing = Missing::Bin;
   /// HIE's P_{w*}: the global winner's rate inside the bin ("in-bin", HIE >= 0) or over all rows ("global").
-  std::string hie_reference = "in-bin";
+  HieReference hie_reference = HieReference::InBin;
   double alpha_hie = 0.5;  ///< eq. 1's weight of min-max-scaled HIE
   double alpha_hdd = 0.5;  ///< eq. 1's weight of min-max-scaled HDD
   /// The control arm of the KL / ED / Chi baselines (empty = the first arm label).
@@ -27,9 +29,9 @@ struct CmabParams final : MethodParams {
   void visit(KeyVisitor& v) override {
     using namespace keyspec;
     v("bins", bins, range(2, 1e6, "quantile bins per numeric feature (causalml's n_bins)"));
-    v("missing", missing, one_of({"bin", "error"}, "a NaN feature value: its own bin, or an error"));
+    v("missing", missing, text("a NaN feature value: its own bin, or an error"));
     v("hie_reference", hie_reference,
-      one_of({"in-bin", "global"}, "HIE's reference rate P_w*: the global winner's rate in the bin, or overall"));
+      text("HIE's reference rate P_w*: the global winner's rate in the bin, or overall"));
     v("alpha_hie", alpha_hie, range(0, 1e6, "eq. 1: weight of min-max-scaled HIE"));
     v("alpha_hdd", alpha_hdd, range(0, 1e6, "eq. 1: weight of min-max-scaled HDD"));
     v("control_arm", control_arm, text("control arm of the KL/ED/Chi baselines (empty = the first arm label)"));

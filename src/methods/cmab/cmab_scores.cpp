@@ -56,8 +56,8 @@ std::unique_ptr<LoggedSource> open_source(const DataConfig& data, std::uint64_t 
 Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header) {
   Settings s;
   s.bins = params.bins;
-  s.missing = params.missing == "error" ? cmab::Missing::Error : cmab::Missing::Bin;
-  s.reference = params.hie_reference == "global" ? cmab::HieReference::Global : cmab::HieReference::InBin;
+  s.missing = params.missing;
+  s.reference = params.hie_reference;
   if (!params.control_arm.empty()) {
     const auto& labels = header.arm_labels;
     const auto it = std::find(labels.begin(), labels.end(), params.control_arm);
@@ -204,8 +204,8 @@ MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const
   r.facts.push_back({"arms", static_cast<std::int64_t>(header.arm_labels.size())});
   r.facts.push_back({"control_arm", header.arm_labels[static_cast<std::size_t>(s.control_arm)]});
   r.facts.push_back({"bins", std::int64_t{params.bins}});
-  r.facts.push_back({"missing", params.missing});
-  r.facts.push_back({"hie_reference", params.hie_reference});
+  r.facts.push_back({"missing", std::string(name_of(params.missing))});
+  r.facts.push_back({"hie_reference", std::string(name_of(params.hie_reference))});
   r.facts.push_back({"alpha_hie", params.alpha_hie});
   r.facts.push_back({"alpha_hdd", params.alpha_hdd});
   return r;

@@ -17,7 +17,10 @@
 //  * MI: mutual information (natural log) of the bin and the reward, ignoring arms — the correlational filter §1
 //    argues against.
 // Every sum runs in a fixed order (bins, then arms), so a score never depends on threads or ranks.
+#include <array>
 #include <span>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "methods/cmab/cell_counts.hpp"
@@ -26,6 +29,9 @@ namespace bfs::cmab {
 
 /// Which P_{w*} HIE subtracts in bin b: the global winner's rate in b (InBin) or over all rows (Global).
 enum class HieReference { InBin, Global };
+constexpr std::array<std::pair<HieReference, std::string_view>, 2> enum_table(HieReference) {
+  return {{{HieReference::InBin, "in-bin"}, {HieReference::Global, "global"}}};
+}
 
 struct FeatureScores {
   double hie = 0, hdd = 0, kl = 0, ed = 0, chi = 0, mi = 0;

@@ -92,7 +92,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const first:
   r.facts.push_back({"noise_var", outcome.backward.noise_var});
   r.facts.push_back({"N_I", static_cast<std::int64_t>(t.inner())});
   r.facts.push_back({"N_O", static_cast<std::int64_t>(n_outer == 0 ? t.rows() : n_outer)});
-  r.facts.push_back({"forward", params.forward});
+  r.facts.push_back({"forward", std::string(name_of(params.forward))});
   r.facts.push_back({"standardize", std::string(params.standardize ? "true" : "false")});
   r.facts.push_back({"backward_passes", std::int64_t{outcome.backward.passes}});
   return r;
@@ -187,7 +187,7 @@ class FirstMethod final : public Method {
     const first::TotalIndex t(std::move(columns), std::move(y), inner);
     first::FirstSettings settings;
     settings.n_outer = static_cast<std::size_t>(params.outer_samples);
-    settings.fast = params.forward == "fast";
+    settings.fast = params.forward == first::Forward::fast;
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
     const Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint,

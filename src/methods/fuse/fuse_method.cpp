@@ -211,7 +211,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
     path_mean.push_back(step.mean);
     on_path[static_cast<std::size_t>(step.feature)] = 1;
   }
-  if (params.select == "path") {
+  if (params.select == fuse::Select::path) {
     r.selected.assign(path_feature.begin(), path_feature.end());
   } else {
     for (std::size_t i = 0; i < ranking.size() && r.selected.size() < static_cast<std::size_t>(params.top); ++i)
@@ -234,8 +234,8 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
   r.datasets.push_back({"reward", std::move(outcome.reward), {}});
   r.datasets.push_back({"final_size", std::move(outcome.final_size), {}});
   r.feature_columns = {"grave_count", "on_path"};
-  r.facts.push_back({"heuristic", params.heuristic});
-  r.facts.push_back({"select", params.select});
+  r.facts.push_back({"heuristic", std::string(name_of(params.heuristic))});
+  r.facts.push_back({"select", std::string(name_of(params.select))});
   r.facts.push_back({"batch", params.batch});
   r.facts.push_back({"k", std::int64_t{params.k}});
   r.facts.push_back({"tree_nodes", static_cast<std::int64_t>(tree.size())});

@@ -5,13 +5,31 @@
 // winner: scripts/bench/fuse_sweep.sh on a held-out madelon-like draw picked c_e = 1 (docs/fuse.md: the FUSE^R top-20
 // error 9.1% against 22.6% at c_e = 0.01); 200 000 iterations. reward_subsample (|𝒱|, only
 // "aggressive" in §6.1), batch and select/top are ours (issue 14). widening_b ≥ 1: at most T_F children.
+#include <array>
 #include <cstdint>
 #include <memory>
-#include <string>
+#include <string_view>
+#include <utility>
 
 #include "config/method_params.hpp"
 
 namespace bfs::fuse {
+
+/// The exploration heuristics of §5.1 (D- and C-FUSE) and RAND^R (§7.1).
+enum class Heuristic { discrete, continuous, rand };
+constexpr std::array<std::pair<Heuristic, std::string_view>, 3> enum_table(Heuristic) {
+  return {{{Heuristic::discrete, "discrete"}, {Heuristic::continuous, "continuous"}, {Heuristic::rand, "rand"}}};
+}
+/// How eq. 9 scores an action never tried at the node: its RAVE term, or +∞ (tried first).
+enum class Untried { rave, first };
+constexpr std::array<std::pair<Untried, std::string_view>, 2> enum_table(Untried) {
+  return {{{Untried::first, "first"}, {Untried::rave, "rave"}}};
+}
+/// The selected set: the top of the g-RAVE ranking (FUSE^R) or the most-visited path (FUSE).
+enum class Select { rave, path };
+constexpr std::array<std::pair<Select, std::string_view>, 2> enum_table(Select) {
+  return {{{Select::rave, "rave"}, {Select::path, "path"}}};
+}
 
 struct FuseParams final : MethodParams {
   /// T: Monte-Carlo iterations (descents, each with one reward; Algorithm 1).
@@ -20,7 +38,7 @@ struct FuseParams final : MethodParams {
   int k = 5;
   /// "discrete" = progressive widening + UCB1-tuned (§5.1, eq. 5); "continuous" = eq. 9 over every action;
   /// "rand" = RAND^R (§7.1: g-RAVE of uniform 20-feature subsets, no tree).
-  std::string heuristic = "discrete";
+  Heuristic heuristic = Heuristic::discrete;
   /// b of progressive widening: a node visited T_F times has ⌊T_F^{1/b}⌋ children (issue 14's reading of §5.1
   /// with §7.1's b = 2: ⌊√T_F⌋).
   double widening_b = 2.0;
@@ -35,7 +53,7 @@ struct FuseParams final : MethodParams {
   /// How eq. 9 scores an action not yet tried at a node: "first" = +∞, eq. 9 read literally at t_{F,f} = 0 (every
   /// untried action is tried before any is tried again); "rave" = its RAVE term (issue 14's first reading, under
   /// which the search becomes a single chain: docs/fuse.md, "Continuous heuristic").
-  std::string untried = "first";
+  Untried untried = Untried::first;
   /// |𝒱|: validation rows per reward, a fresh stratified subsample of the training rows each iteration (§6.1).
   std::int64_t reward_subsample = 100;
   /// B: descents per round, rewarded together (1 = the paper's sequential algorithm; part of the algorithm).
@@ -43,7 +61,7 @@ struct FuseParams final : MethodParams {
   /// Centre and scale each training column before the distances (§7.1: "centered and normalized").
   bool standardize = true;
   /// The selected set: "rave" = the top `top` of the g-RAVE ranking (FUSE^R), "path" = the most-visited path (FUSE).
-  std::string select = "rave";
+  Select select = Select::rave;
   /// How many g-RAVE-ranked features `select = "rave"` keeps (20, as Fig. 3).
   std::int64_t top = 20;
 
@@ -51,19 +69,17 @@ struct FuseParams final : MethodParams {
     using namespace keyspec;
     v("iterations", iterations, range(1, 1e12, "T: Monte-Carlo iterations (descents)"));
     v("k", k, range(1, 1e6, "k nearest neighbours of the reward (eq. 10)"));
-    v("heuristic", heuristic,
-      one_of({"discrete", "continuous", "rand"}, "progressive widening + UCB1-tuned, eq. 9, or RAND^R"));
+    v("heuristic", heuristic, text("progressive widening + UCB1-tuned, eq. 9, or RAND^R"));
     v("widening_b", widening_b, range(1, 1e3, "progressive widening: floor(T_F^(1/b)) children per node"));
     v("q", q, KeySpec{0, 1, {}, "random phase: stop at depth d with probability 1 - q^d", true, true});
     v("c_e", c_e, range(0, 1e12, "exploration strength of UCB1-tuned (eq. 5, eq. 9)"));
     v("c", c, range(0, 1e12, "eq. 9: alpha = c/(c + t_Ff), the weight of the RAVE term"));
     v("c_l", c_l, range(0, 1e12, "eq. 9: beta = c_l/(c_l + t_l), the weight of g-RAVE against l-RAVE"));
-    v("untried", untried,
-      one_of({"first", "rave"}, "eq. 9's score of an untried action: +inf (tried first), or its RAVE term"));
+    v("untried", untried, text("eq. 9's score of an untried action: +inf (tried first), or its RAVE term"));
     v("reward_subsample", reward_subsample, range(2, 1e9, "validation rows per reward (stratified, fresh each time)"));
     v("batch", batch, range(1, 1e6, "descents per round (1 = the paper's sequential algorithm)"));
     v("standardize", standardize, text("centre and scale each training column before the distances"));
-    v("select", select, one_of({"rave", "path"}, "selected set: g-RAVE top `top` (FUSE^R) or most-visited path"));
+    v("select", select, text("selected set: g-RAVE top `top` (FUSE^R) or most-visited path"));
     v("top", top, range(1, 1e9, "features kept by select = \"rave\""));
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<FuseParams>(*this); }

@@ -10,23 +10,9 @@
 
 namespace bfs::fuse {
 
-Heuristic parse_heuristic(const std::string& name) {
-  if (name == "discrete") return Heuristic::discrete;
-  if (name == "continuous") return Heuristic::continuous;
-  if (name == "rand") return Heuristic::rand;
-  throw ConfigError("method.heuristic: expected \"discrete\", \"continuous\" or \"rand\", got \"" + name + "\"");
-}
-
-Untried parse_untried(const std::string& name) {
-  if (name == "rave") return Untried::rave;
-  if (name == "first") return Untried::first;
-  throw ConfigError("method.untried: expected \"rave\" or \"first\", got \"" + name + "\"");
-}
-
 SearchSettings search_settings(const FuseParams& params) {
-  return SearchSettings{
-      parse_heuristic(params.heuristic), params.widening_b, params.q, params.c_e, params.c, params.c_l,
-      parse_untried(params.untried)};
+  return SearchSettings{params.heuristic, params.widening_b, params.q,      params.c_e,
+                        params.c,         params.c_l,        params.untried};
 }
 
 double exploration(double variance, double parent_visits, double visits, double c_e) {

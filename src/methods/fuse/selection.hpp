@@ -25,15 +25,6 @@
 
 namespace bfs::fuse {
 
-/// The exploration heuristics of §5.1 (D- and C-FUSE) and RAND^R (§7.1).
-enum class Heuristic { discrete, continuous, rand };
-/// "discrete" | "continuous" | "rand"; anything else throws ConfigError naming method.heuristic.
-Heuristic parse_heuristic(const std::string& name);
-/// How eq. 9 scores an action never tried at the node: its RAVE term, or +∞ (tried first).
-enum class Untried { rave, first };
-/// "rave" | "first"; anything else throws ConfigError naming method.untried.
-Untried parse_untried(const std::string& name);
-
 /// The knobs of a descent. A job's come from FuseParams (search_settings); these initialisers are the unit tests'
 /// hand-checked values (c_e = 0.01 and untried = rave there, while the job's defaults are 1 and "first").
 struct SearchSettings {

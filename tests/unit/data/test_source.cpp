@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(make_data_source_dispatches_on_data_source) {
   c.noise_features = 2;
   // seed 0 ⇒ run seed
   auto s = make_data_source(c, 77, true);
-  SimulateSpec spec{"linear", 50, 8, 77};
+  SimulateSpec spec{Dgp::Linear, 50, 8, 77};
   auto ref = make_simulated_source(spec, 3, true, 2);
   BOOST_TEST(s->num_periods() == 3);
   BOOST_TEST(s->num_features() == 10);

@@ -10,7 +10,7 @@ using namespace bfs;
 
 namespace {
 Dataset friedman(Index n, Index p, std::uint64_t seed) {
-  return simulate(SimulateSpec{"friedman1", n, p, seed});
+  return simulate(SimulateSpec{Dgp::Friedman1, n, p, seed});
 }
 JobConfig lasso_job() {
   JobConfig job;

@@ -27,7 +27,7 @@ class SpySource : public DataSource {
       const std::lock_guard lock(mutex_);
       loads_.push_back(k);
     }
-    return simulate(SimulateSpec{"friedman1", 60, 8, 5}, k);
+    return simulate(SimulateSpec{Dgp::Friedman1, 60, 8, 5}, k);
   }
   std::vector<int> loads() const {
     const std::lock_guard lock(mutex_);

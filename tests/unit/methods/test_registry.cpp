@@ -61,3 +61,34 @@ BOOST_AUTO_TEST_CASE(a_section_of_another_method_is_an_error_naming_it) {
   BOOST_TEST(text.find("outer_samples = 10") != std::string::npos);
   BOOST_TEST(dump_job(parse_job(methods::catalog(), text, "dump")) == text);
 }
+
+// Every enum-valued method key: each allowed name parses and dumps back as itself; another name is refused with the
+// key, the value and the allowed names (the message of every enum key of the schema).
+BOOST_AUTO_TEST_CASE(every_enum_key_of_a_method_parses_each_name_and_refuses_others) {
+  struct EnumKey {
+    const char* method;
+    const char* key;
+    std::vector<std::string> names;
+  };
+  const std::vector<EnumKey> keys = {{"fuse", "heuristic", {"discrete", "continuous", "rand"}},
+                                     {"fuse", "untried", {"first", "rave"}},
+                                     {"fuse", "select", {"rave", "path"}},
+                                     {"first", "forward", {"full", "fast"}},
+                                     {"cmab-scores", "missing", {"bin", "error"}},
+                                     {"cmab-scores", "hie_reference", {"in-bin", "global"}}};
+  for (const auto& [method, key, names] : keys) {
+    const std::string header = std::string("[method]\nname = \"") + method + "\"\n";
+    std::string allowed;
+    for (const auto& name : names) {
+      const JobConfig job = parse_job(methods::catalog(), header + key + " = \"" + name + "\"\n", "job.toml");
+      BOOST_TEST(dump_job(job).find(std::string(key) + " = '" + name + "'") != std::string::npos);
+      allowed += (allowed.empty() ? "\"" : ", \"") + name + "\"";
+    }
+    try {
+      parse_job(methods::catalog(), header + key + " = \"bogus\"\n", "job.toml");
+      BOOST_FAIL(std::string("method.") + key + " = \"bogus\" was accepted");
+    } catch (const ConfigError& e) {
+      BOOST_TEST(e.what() == std::string("job.toml: method.") + key + " = \"bogus\" is not one of " + allowed);
+    }
+  }
+}

@@ -11,7 +11,7 @@ using namespace bfs;
 
 namespace {
 
-SimulateSpec binary_spec(const std::string& dgp, Index n, Index p, std::uint64_t seed) {
+SimulateSpec binary_spec(Dgp dgp, Index n, Index p, std::uint64_t seed) {
   SimulateSpec spec{dgp, n, p, seed};
   spec.binary = true;
   return spec;
@@ -27,8 +27,8 @@ bool same_bits(const Matrix& a, const Matrix& b) {
 BOOST_AUTO_TEST_SUITE(binary_dgp)
 
 BOOST_AUTO_TEST_CASE(labels_are_zero_one_and_x_is_the_regression_x) {
-  for (const auto& name : dgp_names()) {
-    BOOST_TEST_CONTEXT(name) {
+  for (const Dgp name : xy_dgps()) {
+    BOOST_TEST_CONTEXT(name_of(name)) {
       const Dataset regression = simulate({name, 300, 10, 12}, 2);
       const Dataset binary = simulate(binary_spec(name, 300, 10, 12), 2);
       BOOST_TEST(same_bits(regression.X, binary.X));
@@ -40,11 +40,11 @@ BOOST_AUTO_TEST_CASE(labels_are_zero_one_and_x_is_the_regression_x) {
 }
 
 BOOST_AUTO_TEST_CASE(friedman1_is_balanced_and_follows_f) {
-  const Dataset d = simulate(binary_spec("friedman1", 2000, 10, 3));
+  const Dataset d = simulate(binary_spec(Dgp::Friedman1, 2000, 10, 3));
   double f1 = 0, f0 = 0;
   Index n1 = 0;
   for (Index i = 0; i < d.rows(); ++i) {
-    const double f = dgp_mean("friedman1", std::span<const float>(d.X.data() + i * d.cols(), d.cols()));
+    const double f = dgp_mean(Dgp::Friedman1, std::span<const float>(d.X.data() + i * d.cols(), d.cols()));
     if (d.y[i] == 1.0) {
       f1 += f;
       ++n1;
@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(friedman1_is_balanced_and_follows_f) {
 }
 
 BOOST_AUTO_TEST_CASE(deterministic_and_fresh_per_batch) {
-  const SimulateSpec spec = binary_spec("friedman1", 400, 6, 8);
+  const SimulateSpec spec = binary_spec(Dgp::Friedman1, 400, 6, 8);
   BOOST_TEST((simulate(spec, 1).y.array() == simulate(spec, 1).y.array()).all());
   BOOST_TEST(!(simulate(spec, 0).y.array() == simulate(spec, 1).y.array()).all());
   // The stacked file (banditfs simulate --binary --periods) holds the same batches.
@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(deterministic_and_fresh_per_batch) {
 }
 
 BOOST_AUTO_TEST_CASE(the_source_draws_binary_batches) {
-  const SimulateSpec spec = binary_spec("liang", 100, 7, 5);
+  const SimulateSpec spec = binary_spec(Dgp::Liang, 100, 7, 5);
   auto source = make_simulated_source(spec, 2, true, 1);
   const Dataset period = source->load_period(1);
   BOOST_TEST((period.y.array() == simulate(spec, 1).y.array()).all());
@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(the_source_draws_binary_batches) {
 
 BOOST_AUTO_TEST_CASE(zero_spread_of_f_is_an_error) {
   try {
-    simulate(binary_spec("friedman1", 1, 6, 2));
+    simulate(binary_spec(Dgp::Friedman1, 1, 6, 2));
     BOOST_ERROR("no exception for n = 1");
   } catch (const ConfigError& e) {
     BOOST_TEST(std::string(e.what()).find("data.n = 1") != std::string::npos);

@@ -41,26 +41,27 @@ Eigen::VectorXd residuals(const Dataset& d, const SimulateSpec& spec) {
 BOOST_AUTO_TEST_SUITE(dgp)
 
 BOOST_AUTO_TEST_CASE(shape_names_truth_origin) {
-  for (const auto& name : dgp_names()) {
+  for (const Dgp name : xy_dgps()) {
     Dataset d = simulate({name, 30, 12, 4});
     BOOST_TEST(d.rows() == 30);
     BOOST_TEST(d.cols() == 12);
     BOOST_TEST(d.feature_names.front() == "x1");
     BOOST_TEST(d.feature_names.back() == "x12");
     BOOST_TEST(d.truth == dgp_truth(name), boost::test_tools::per_element());
-    const auto dgp = enum_from_name<Dgp>(name);
-    BOOST_TEST_REQUIRE(dgp.has_value());  // every DGP is a data.dgp value
-    if (*dgp <= Dgp::Forest) {            // the first six: x1..x5 (paper 002's designs: test_first_designs.cpp)
+    const auto dgp = enum_from_name<Dgp>(name_of(name));
+    BOOST_TEST_REQUIRE(dgp.has_value());  // every DGP is a data.dgp value, by its name
+    BOOST_TEST((*dgp == name && dgp_from_name(std::string(name_of(name))) == name));
+    if (*dgp <= Dgp::Forest) {  // the first six: x1..x5 (paper 002's designs: test_first_designs.cpp)
       BOOST_TEST(d.truth == std::vector<FeatureId>({0, 1, 2, 3, 4}), boost::test_tools::per_element());
     }
     BOOST_TEST(d.has_truth);
-    BOOST_TEST(d.origin == "simulate:" + name);
+    BOOST_TEST(d.origin == "simulate:" + std::string(name_of(name)));
     BOOST_CHECK_NO_THROW(validate_dataset(d));
   }
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_same_data_other_batch_or_seed_differs) {
-  for (const auto& name : dgp_names()) {
+  for (const Dgp name : xy_dgps()) {
     SimulateSpec spec{name, 40, 10, 123};
     Dataset a = simulate(spec, 0), b = simulate(spec, 0), c = simulate(spec, 1);
     BOOST_TEST(equal(a.X, b.X));
@@ -73,19 +74,20 @@ BOOST_AUTO_TEST_CASE(same_seed_same_data_other_batch_or_seed_differs) {
 
 BOOST_AUTO_TEST_CASE(mean_functions_match_the_papers) {
   const float half[5] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-  BOOST_TEST(dgp_mean("friedman1", half) == 10 * std::sin(std::numbers::pi / 4) + 5 + 2.5,
+  BOOST_TEST(dgp_mean(Dgp::Friedman1, half) == 10 * std::sin(std::numbers::pi / 4) + 5 + 2.5,
              boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(dgp_mean("friedman3", half) == 0.1 * std::exp(2.0) + 2 + 2 + 1.5 + 1, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(dgp_mean(Dgp::Friedman3, half) == 0.1 * std::exp(2.0) + 2 + 2 + 1.5 + 1,
+             boost::test_tools::tolerance(1e-12));
   const float x[5] = {1, 2, 0.5f, 2, -1};
-  BOOST_TEST(dgp_mean("liang", x) == 10 * 2 / 2.0 + 5 * std::sin(1.0) - 2, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(dgp_mean("linear", x) == 1 + 4 + 1.5 - 4 + 1, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(dgp_noise_variance("friedman1") == 1.0);
-  BOOST_TEST(dgp_noise_variance("liang") == 0.5);
-  BOOST_TEST(dgp_noise_variance("linear") == 5.0);
+  BOOST_TEST(dgp_mean(Dgp::Liang, x) == 10 * 2 / 2.0 + 5 * std::sin(1.0) - 2, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(dgp_mean(Dgp::Linear, x) == 1 + 4 + 1.5 - 4 + 1, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(dgp_noise_variance(Dgp::Friedman1) == 1.0);
+  BOOST_TEST(dgp_noise_variance(Dgp::Liang) == 0.5);
+  BOOST_TEST(dgp_noise_variance(Dgp::Linear) == 5.0);
 }
 
 BOOST_AUTO_TEST_CASE(friedman_x_is_uniform_on_the_unit_interval) {
-  for (const char* name : {"friedman1", "friedman3"}) {
+  for (const Dgp name : {Dgp::Friedman1, Dgp::Friedman3}) {
     Dataset d = simulate({name, 20000, 6, 8});
     BOOST_TEST(d.X.minCoeff() >= 0.0f);
     BOOST_TEST(d.X.maxCoeff() <= 1.0f);
@@ -99,7 +101,7 @@ BOOST_AUTO_TEST_CASE(friedman_x_is_uniform_on_the_unit_interval) {
 }
 
 BOOST_AUTO_TEST_CASE(liang_features_are_pairwise_correlated_one_half) {
-  Dataset d = simulate({"liang", 20000, 8, 2});
+  Dataset d = simulate({Dgp::Liang, 20000, 8, 2});
   for (Index a = 0; a < 8; ++a) {
     for (Index b = a + 1; b < 8; ++b) BOOST_TEST(std::abs(corr(d.X, a, b) - 0.5) < 0.03);
     BOOST_TEST(std::abs(variance(d.X.col(a).cast<double>()) - 0.5) < 0.03);
@@ -107,7 +109,7 @@ BOOST_AUTO_TEST_CASE(liang_features_are_pairwise_correlated_one_half) {
 }
 
 BOOST_AUTO_TEST_CASE(linear_features_follow_an_ar1_toeplitz_covariance) {
-  Dataset d = simulate({"linear", 20000, 10, 3});
+  Dataset d = simulate({Dgp::Linear, 20000, 10, 3});
   BOOST_TEST(std::abs(corr(d.X, 0, 1) - 0.9) < 0.01);
   BOOST_TEST(std::abs(corr(d.X, 0, 2) - 0.81) < 0.015);
   BOOST_TEST(std::abs(corr(d.X, 4, 9) - std::pow(0.9, 5)) < 0.02);
@@ -115,19 +117,19 @@ BOOST_AUTO_TEST_CASE(linear_features_follow_an_ar1_toeplitz_covariance) {
 }
 
 BOOST_AUTO_TEST_CASE(noise_has_the_papers_variance) {
-  for (const auto& name : dgp_names()) {
+  for (const Dgp name : xy_dgps()) {
     const SimulateSpec spec{name, 20000, 10, 11};
     Dataset d = simulate(spec);
     Eigen::VectorXd r = residuals(d, spec);
     const double expected = dgp_noise_variance(name);
-    BOOST_TEST_INFO(name);
+    BOOST_TEST_INFO(name_of(name));
     BOOST_TEST(std::abs(r.mean()) < 4 * std::sqrt(expected / 20000));
     BOOST_TEST(std::abs(variance(r) / expected - 1.0) < 0.05);
   }
 }
 
 BOOST_AUTO_TEST_CASE(periods_stack_fresh_batches) {
-  SimulateSpec spec{"friedman3", 25, 7, 9};
+  SimulateSpec spec{Dgp::Friedman3, 25, 7, 9};
   Dataset d = simulate_periods(spec, 4);
   BOOST_TEST(d.rows() == 100);
   BOOST_TEST(d.period_offsets == std::vector<std::int64_t>({0, 25, 50, 75, 100}), boost::test_tools::per_element());
@@ -142,7 +144,7 @@ BOOST_AUTO_TEST_CASE(periods_stack_fresh_batches) {
 }
 
 BOOST_AUTO_TEST_CASE(simulated_source_online_and_offline) {
-  SimulateSpec spec{"liang", 30, 6, 5};
+  SimulateSpec spec{Dgp::Liang, 30, 6, 5};
   auto online = make_simulated_source(spec, 3, true, 2);
   auto offline = make_simulated_source(spec, 3, false, 2);
   BOOST_TEST(online->num_periods() == 3);
@@ -165,19 +167,17 @@ BOOST_AUTO_TEST_CASE(simulated_source_online_and_offline) {
 BOOST_AUTO_TEST_CASE(bad_specs_are_config_errors) {
   expect_config_error(
       [] {
-        simulate({"friedman1", 10, 3, 1});
+        simulate({Dgp::Friedman1, 10, 3, 1});
       },
       "data.p = 3 is below the 5 relevant features of friedman1");
   expect_config_error(
-      [] {
-        simulate({"ishigamy", 10, 10, 1});
-      },
+      [] { dgp_from_name("ishigamy"); },
       "data.dgp = \"ishigamy\" is not a known DGP (known: friedman1, friedman3, liang, linear, friedman1-corr, "
       "forest, ishigami, heavy-tailed, friedman-mod, ishigami-classic)");
-  expect_config_error([] { simulate({"linear", 0, 10, 1}); }, "data.n = 0 must be positive");
-  expect_config_error([] { simulate_periods({"linear", 5, 10, 1}, 0); }, "data.periods = 0");
-  expect_config_error([] { make_simulated_source({"liang", 5, 4, 1}, 1, false, 0); }, "data.p = 4");
-  expect_config_error([] { make_simulated_source({"liang", 5, 10, 1}, 1, false, -1); }, "data.noise_features");
+  expect_config_error([] { simulate({Dgp::Linear, 0, 10, 1}); }, "data.n = 0 must be positive");
+  expect_config_error([] { simulate_periods({Dgp::Linear, 5, 10, 1}, 0); }, "data.periods = 0");
+  expect_config_error([] { make_simulated_source({Dgp::Liang, 5, 4, 1}, 1, false, 0); }, "data.p = 4");
+  expect_config_error([] { make_simulated_source({Dgp::Liang, 5, 10, 1}, 1, false, -1); }, "data.noise_features");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

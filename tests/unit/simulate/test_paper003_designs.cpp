@@ -53,7 +53,7 @@ Eigen::VectorXd residuals(const Dataset& d, const std::function<double(std::span
 BOOST_AUTO_TEST_SUITE(paper003_designs)
 
 BOOST_AUTO_TEST_CASE(friedman1_corr_has_uniform_marginals_correlated_0_3) {
-  const Dataset d = simulate({"friedman1-corr", kRows, 8, 31});
+  const Dataset d = simulate({Dgp::Friedman1Corr, kRows, 8, 31});
   BOOST_TEST(d.X.minCoeff() >= 0.0f);
   BOOST_TEST(d.X.maxCoeff() <= 1.0f);
   const double n = kRows;
@@ -72,15 +72,16 @@ BOOST_AUTO_TEST_CASE(friedman1_corr_has_uniform_marginals_correlated_0_3) {
 }
 
 BOOST_AUTO_TEST_CASE(friedman1_corr_takes_friedman1s_f_and_noise) {
-  const Dataset d = simulate({"friedman1-corr", 50, 6, 2});
+  const Dataset d = simulate({Dgp::Friedman1Corr, 50, 6, 2});
   for (Index i = 0; i < d.rows(); ++i)
-    BOOST_TEST(dgp_mean("friedman1-corr", row(d, i)) == dgp_mean("friedman1", row(d, i)));
-  BOOST_TEST(dgp_noise_variance("friedman1-corr") == 1.0);
-  BOOST_TEST(dgp_truth("friedman1-corr") == std::vector<FeatureId>({0, 1, 2, 3, 4}), boost::test_tools::per_element());
+    BOOST_TEST(dgp_mean(Dgp::Friedman1Corr, row(d, i)) == dgp_mean(Dgp::Friedman1, row(d, i)));
+  BOOST_TEST(dgp_noise_variance(Dgp::Friedman1Corr) == 1.0);
+  BOOST_TEST(dgp_truth(Dgp::Friedman1Corr) == std::vector<FeatureId>({0, 1, 2, 3, 4}),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(forest_x_has_the_ar1_covariance_0_3) {
-  const Dataset d = simulate({"forest", kRows, 8, 5});
+  const Dataset d = simulate({Dgp::Forest, kRows, 8, 5});
   const double n = kRows;
   for (Index j = 0; j < d.cols(); ++j) {
     const Eigen::VectorXd c = d.X.col(j).cast<double>();
@@ -96,7 +97,7 @@ BOOST_AUTO_TEST_CASE(forest_x_has_the_ar1_covariance_0_3) {
 }
 
 BOOST_AUTO_TEST_CASE(forest_has_one_f_for_every_batch_and_noise_variance_one_half) {
-  const SimulateSpec spec{"forest", kRows, 8, 77};
+  const SimulateSpec spec{Dgp::Forest, kRows, 8, 77};
   const auto f = dgp_mean_function(spec);
   const double se = 0.5 * std::sqrt(2.0 / (kRows - 1));  // of a normal sample variance
   for (int batch : {0, 3}) {
@@ -109,14 +110,14 @@ BOOST_AUTO_TEST_CASE(forest_has_one_f_for_every_batch_and_noise_variance_one_hal
     for (Index i = 0; i < d.rows(); ++i) fx[i] = f(row(d, i));
     BOOST_TEST(variance(fx) > 0.1);  // f is a signal, not a constant
   }
-  BOOST_TEST(dgp_noise_variance("forest") == 0.5);
+  BOOST_TEST(dgp_noise_variance(Dgp::Forest) == 0.5);
 }
 
 BOOST_AUTO_TEST_CASE(forest_f_uses_x1_to_x5_and_depends_on_the_seed) {
-  const SimulateSpec spec{"forest", 200, 8, 77};
+  const SimulateSpec spec{Dgp::Forest, 200, 8, 77};
   const Dataset d = simulate(spec);
   const auto f = dgp_mean_function(spec);
-  const auto g = dgp_mean_function({"forest", 200, 8, 78});
+  const auto g = dgp_mean_function({Dgp::Forest, 200, 8, 78});
   const auto f_again = dgp_mean_function(spec);
   int differ = 0;
   for (Index i = 0; i < d.rows(); ++i) {
@@ -128,12 +129,12 @@ BOOST_AUTO_TEST_CASE(forest_f_uses_x1_to_x5_and_depends_on_the_seed) {
     differ += g(x) != fx;
   }
   BOOST_TEST(differ > 150);
-  BOOST_CHECK_THROW(dgp_mean("forest", row(d, 0)), ConfigError);  // its f needs the seed
+  BOOST_CHECK_THROW(dgp_mean(Dgp::Forest, row(d, 0)), ConfigError);  // its f needs the seed
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_same_data) {
-  for (const char* name : {"friedman1-corr", "forest"}) {
-    BOOST_TEST_CONTEXT(name) {
+  for (const Dgp name : {Dgp::Friedman1Corr, Dgp::Forest}) {
+    BOOST_TEST_CONTEXT(name_of(name)) {
       const SimulateSpec spec{name, 100, 9, 4};
       const Dataset a = simulate(spec, 2), b = simulate(spec, 2);
       BOOST_TEST(same_bits(a.X, b.X));
