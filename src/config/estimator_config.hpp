@@ -1,6 +1,8 @@
 #pragma once
-// The [estimator] section: the estimator's name plus one parameter struct per estimator. Only the keys of the
-// chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the paper's heuristics (paper 000 §4).
+// The [estimator] section: the estimator's name plus one parameter struct per estimator, each declaring its keys in
+// its own visit(). Only the keys of the chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the
+// paper's heuristics (paper 000 §4). An estimator is added here (its parameter struct and a line of BFS_ESTIMATORS)
+// and in its own source file under src/estimators/ (its make_<member> factory and the model).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -8,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "config/key_spec.hpp"
 #include "core/enum_names.hpp"
+#include "core/task.hpp"
 
 namespace bfs {
 
@@ -24,6 +28,19 @@ struct LassoParams {
   bool one_se_rule = false;
   int max_iter = 1000;
   double tol = 1e-7;
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("lambda", lambda, range(0, kInf, "L1 penalty on standardised columns"));
+    v("cv_folds", cv_folds, range(0, 100, "k-fold CV over a lambda path (0 = fixed lambda)"));
+    v("n_lambdas", n_lambdas, range(2, 10000, "CV path length"));
+    v("lambda_min_ratio", lambda_min_ratio, above(0, 1, "smallest lambda / lambda_max on the path"));
+    v("one_se_rule", one_se_rule, text("CV: largest lambda within one SE of the minimum"));
+    v("max_iter", max_iter, range(1, 1e7, "coordinate-descent sweeps"));
+    v("tol", tol, above(0, 1, "convergence tolerance"));
+  }
 };
 
 /// Regression random forest (Breiman 2001), scikit-learn's RandomForestRegressor knobs and semantics.
@@ -36,6 +53,18 @@ struct RandomForestParams {
   int min_samples_split = 2;
   int min_samples_leaf = 1;
   bool bootstrap = true;
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("n_estimators", n_estimators, range(1, 1e6, "trees"));
+    v("max_depth", max_depth, range(0, 1000, "maximum depth (0 = unlimited)"));
+    v("max_features", max_features, above(0, 1, "fraction of columns tried per split"));
+    v("min_samples_split", min_samples_split, range(2, 1e9, "rows needed to split a node"));
+    v("min_samples_leaf", min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
+    v("bootstrap", bootstrap, text("bootstrap rows for each tree"));
+  }
 };
 
 /// Gradient-boosted trees through XGBoost's C API, `hist` method.
@@ -54,6 +83,23 @@ struct GbmParams {
   /// without improvement; 0 disables it.
   double validation_fraction = 0.1;
   int early_stopping_rounds = 10;
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("learning_rate", learning_rate, above(0, 1, "shrinkage eta"));
+    v("n_estimators", n_estimators, range(1, 1e6, "boosting rounds"));
+    v("max_leaves", max_leaves, range(0, 1e6, "leaves per tree (0 = unlimited, depthwise)"));
+    v("max_depth", max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
+    v("min_child_weight", min_child_weight, range(0, kInf, "minimum hessian per leaf"));
+    v("lambda", lambda, range(0, kInf, "L2 penalty on leaf weights"));
+    v("colsample", colsample, above(0, 1, "column subsample per tree"));
+    v("subsample", subsample, above(0, 1, "row subsample per tree"));
+    v("max_bin", max_bin, range(2, 65536, "histogram bins"));
+    v("validation_fraction", validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+    v("early_stopping_rounds", early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+  }
 };
 
 /// hgb's group_split: how the members of a fit group (run.group_size, issue 17 §2) share one fit. The model is the
@@ -83,6 +129,24 @@ struct HgbParams {
   double validation_fraction = 0.1;
   int early_stopping_rounds = 10;
   HgbGroupSplit group_split = HgbGroupSplit::Columns;  ///< how a fit group shares the fit (no effect on the model)
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("learning_rate", learning_rate, above(0, 1, "shrinkage"));
+    v("n_estimators", n_estimators, range(1, 1e6, "boosting rounds"));
+    v("max_leaves", max_leaves, range(2, 1e6, "leaves per tree"));
+    v("max_depth", max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
+    v("min_child_weight", min_child_weight, range(0, kInf, "minimum hessian per leaf"));
+    v("min_samples_leaf", min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
+    v("lambda", lambda, range(0, kInf, "L2 penalty on leaf weights"));
+    v("colsample", colsample, above(0, 1, "column subsample per tree"));
+    v("max_bin", max_bin, range(2, 255, "bins per column (NaN has its own)"));
+    v("validation_fraction", validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+    v("early_stopping_rounds", early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
+    v("group_split", group_split, text("how a fit group shares a fit: columns or rows (same model)").result_neutral());
+  }
 };
 
 /// Feed-forward regression network (paper 000 §4.3: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).
@@ -97,6 +161,21 @@ struct MlpParams {
   double validation_fraction = 0.1;
   int patience = 10;
   double tol = 1e-4;
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("hidden", hidden, range(1, 1e6, "hidden layer sizes"));
+    v("learning_rate", learning_rate, above(0, 10, "Adam step size"));
+    v("l2", l2, range(0, kInf, "weight decay"));
+    v("batch_size", batch_size, range(1, 1e9, "minibatch rows"));
+    v("max_epochs", max_epochs, range(1, 1e7, "epochs"));
+    v("adaptive", adaptive, text("divide the step by 5 when validation stalls"));
+    v("validation_fraction", validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
+    v("patience", patience, range(1, 1e6, "epochs without improvement before stopping"));
+    v("tol", tol, range(0, kInf, "minimum validation improvement"));
+  }
 };
 
 /// Gaussian-kernel SVM classifier (libsvm's C-SVC; paper 001 §7.1's learner), binary targets only. C and γ are
@@ -105,6 +184,15 @@ struct SvmParams {
   double c = 0.0;      ///< C; 0 = CV over the grid
   double gamma = 0.0;  ///< γ of K(x, x') = exp(−γ‖x − x'‖²) on standardised columns; 0 = CV over the grid
   int folds = 5;       ///< CV folds
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("c", c, range(0, 1e12, "svm: C (0 = 5-fold CV over 2^-1, 2^1, ..., 2^7)"));
+    v("gamma", gamma, range(0, 1e12, "svm: RBF gamma on standardised columns (0 = CV over 2^-2, 1, 2^2, over d)"));
+    v("folds", folds, range(2, 100, "svm: CV folds for C and gamma"));
+  }
 };
 
 /// BART with the DART prior (estimators/bart.hpp; paper 003 §3.2, §5: the R package BART's wbart defaults with
@@ -123,26 +211,61 @@ struct BartParams {
   double sparse_a = 0.5;  ///< θ/(θ + ρ) ~ Beta(sparse_a, sparse_b)
   double sparse_b = 1.0;
   double change_prob = 0.0;  ///< probability of a CGM change step instead of birth/death (the package has none)
+
+  /// Each key once: name, field, bounds, description (the schema's readers, writer and describer walk it).
+  template <class V>
+  void visit(V& v) {
+    using namespace keyspec;
+    v("n_estimators", n_estimators, range(1, 1e5, "bart: trees m"));
+    v("sweeps", sweeps, range(1, 1e7, "bart: MCMC sweeps M"));
+    v("burn", burn, range(0, 1e7, "bart: sweeps left out of predict() and the mean split counts"));
+    v("k", k, above(0, 1e6, "bart: tau = (max y - min y) / (2 k sqrt(m))"));
+    v("alpha", alpha, above(0, 1, "bart: split probability alpha (1 + depth)^-beta"));
+    v("beta", beta, range(0, 1e3, "bart: depth exponent of the split probability"));
+    v("nu", nu, above(0, 1e6, "bart: degrees of freedom of the sigma^2 prior"));
+    v("q", q, above(0, 1, "bart: quantile of the sigma prior placed at the OLS estimate"));
+    v("numcut", numcut, range(1, 65535, "bart: cut points per column"));
+    v("sparse", sparse, text("bart: DART's Dirichlet prior on the split columns"));
+    v("sparse_a", sparse_a, above(0, 1e6, "bart: theta/(theta+rho) ~ Beta(sparse_a, sparse_b)"));
+    v("sparse_b", sparse_b, above(0, 1e6, "bart: see sparse_a"));
+    v("change_prob", change_prob, range(0, 1, "bart: probability of a CGM change step (0 = birth/death only)"));
+  }
 };
 
+/// The data.task values an estimator fits (a column of BFS_ESTIMATORS) and, for one that fits only one, why.
+struct EstimatorTasks {
+  bool regression = true;
+  bool binary = true;
+  const char* why = "";
+};
+constexpr EstimatorTasks any_task() {
+  return {};
+}
+constexpr EstimatorTasks regression_only(const char* why) {
+  return {true, false, why};
+}
+constexpr EstimatorTasks binary_only(const char* why) {
+  return {false, true, why};
+}
+
 /// The estimators, declared once: X(enum value, estimator.name, EstimatorConfig member and factory suffix, parameter
-/// struct). The enum, its names, the config members, the schema's key visitor and the registry are all generated
-/// from this list, so an estimator is added here and in its own source files only.
-#define BFS_ESTIMATORS(X)                                             \
-  X(Lasso, "lasso", lasso, LassoParams)                               \
-  X(RandomForest, "random_forest", random_forest, RandomForestParams) \
-  X(Gbm, "gbm", gbm, GbmParams)                                       \
-  X(Hgb, "hgb", hgb, HgbParams)                                       \
-  X(Mlp, "mlp", mlp, MlpParams)                                       \
-  X(Svm, "svm", svm, SvmParams)                                       \
-  X(Bart, "bart", bart, BartParams)
+/// struct, the tasks it fits). The enum, its names, the config members, the schema's key visitor, the task check,
+/// the factories' declarations and the registry are all generated from this list.
+#define BFS_ESTIMATORS(X)                                                         \
+  X(Lasso, "lasso", lasso, LassoParams, any_task())                               \
+  X(RandomForest, "random_forest", random_forest, RandomForestParams, any_task()) \
+  X(Gbm, "gbm", gbm, GbmParams, any_task())                                       \
+  X(Hgb, "hgb", hgb, HgbParams, any_task())                                       \
+  X(Mlp, "mlp", mlp, MlpParams, any_task())                                       \
+  X(Svm, "svm", svm, SvmParams, binary_only("it is a classifier"))                \
+  X(Bart, "bart", bart, BartParams, regression_only("the sampler is for continuous targets"))
 
 /// estimator.name: the estimators the registry (estimators/registry.cpp) builds.
-#define BFS_ESTIMATOR_ENUM(value, name, member, params) value,
+#define BFS_ESTIMATOR_ENUM(value, name, member, params, tasks) value,
 enum class EstimatorName { BFS_ESTIMATORS(BFS_ESTIMATOR_ENUM) };
 #undef BFS_ESTIMATOR_ENUM
 
-#define BFS_ESTIMATOR_ENTRY(value, name, member, params) std::pair{EstimatorName::value, std::string_view(name)},
+#define BFS_ESTIMATOR_ENTRY(value, name, member, params, tasks) std::pair{EstimatorName::value, std::string_view(name)},
 inline constexpr std::array kEstimatorTable{BFS_ESTIMATORS(BFS_ESTIMATOR_ENTRY)};
 #undef BFS_ESTIMATOR_ENTRY
 constexpr auto enum_table(EstimatorName) {
@@ -151,9 +274,24 @@ constexpr auto enum_table(EstimatorName) {
 
 struct EstimatorConfig {
   EstimatorName name = EstimatorName::RandomForest;
-#define BFS_ESTIMATOR_MEMBER(value, name, member, params) params member;
+#define BFS_ESTIMATOR_MEMBER(value, name, member, params, tasks) params member;
   BFS_ESTIMATORS(BFS_ESTIMATOR_MEMBER)
 #undef BFS_ESTIMATOR_MEMBER
 };
+
+/// The tasks `name` fits (its BFS_ESTIMATORS column).
+constexpr EstimatorTasks estimator_tasks(EstimatorName name) {
+  switch (name) {
+#define BFS_ESTIMATOR_TASKS(value, name, member, params, tasks) \
+  case EstimatorName::value:                                    \
+    return tasks;
+    BFS_ESTIMATORS(BFS_ESTIMATOR_TASKS)
+#undef BFS_ESTIMATOR_TASKS
+  }
+  return {};
+}
+/// ConfigError `estimator.name = "x" needs data.task = "t" (why; got "u")` unless the estimator fits `task`: the
+/// check of the schema (a job) and of make_estimator (estimators built in code), from the list's column.
+void check_estimator_task(EstimatorName name, Task task);
 
 }  // namespace bfs

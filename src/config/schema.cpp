@@ -26,7 +26,7 @@ using namespace schema_detail;
 template <class Params>
 void check_bounds_of(Params params) {
   const BoundsChecker checker("estimator");
-  visit(params, checker);
+  params.visit(checker);
 }
 
 template <class Section>
@@ -251,6 +251,7 @@ void validate(const JobConfig& job) {
     throw ConfigError("data.target is required when data.source = \"csv\"");
   if (job.data.positive_label && job.data.task != Task::Binary)
     throw ConfigError("data.positive_label is only used with data.task = \"binary\"");
+  if (job.method.uses("estimator")) check_estimator_task(job.estimator.name, job.data.task);
   if (job.method.uses("bandit")) validate_bandit_sections(job);
 }
 
@@ -273,11 +274,6 @@ void validate_batches(const JobConfig& job) {
 
 void validate_bandit_sections(const JobConfig& job) {
   validate_batches(job);
-  if (job.estimator.name == EstimatorName::Bart && job.data.task != Task::Regression)
-    throw ConfigError(
-        "estimator.name = \"bart\" needs data.task = \"regression\" (the sampler is for continuous "
-        "targets; got \"" +
-        std::string(name_of(job.data.task)) + "\")");
   if (job.reward.rule == RewardRule::LassoNonzero && job.estimator.name != EstimatorName::Lasso)
     throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
                       std::string(name_of(job.estimator.name)) + "\")");
@@ -295,9 +291,6 @@ void validate_bandit_sections(const JobConfig& job) {
   if (job.bandit.tvs_q > 0 && job.bandit.policy != PolicyKind::Tvs)
     throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
   validate_reward_null(job.reward);
-  if (job.estimator.name == EstimatorName::Svm && job.data.task != Task::Binary)
-    throw ConfigError("estimator.name = \"svm\" needs data.task = \"binary\" (it is a classifier; got \"" +
-                      std::string(name_of(job.data.task)) + "\")");
   const Metric metric = job_metric(job.data, job.reward);
   if (!metric_fits_task(metric, job.data.task))
     throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
@@ -346,9 +339,9 @@ void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimato
     throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
 }
 
-#define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params) \
-  void check_bounds(const params& p) {                          \
-    check_bounds_of(p);                                         \
+#define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params, tasks) \
+  void check_bounds(const params& p) {                                 \
+    check_bounds_of(p);                                                \
   }
 BFS_ESTIMATORS(BFS_ESTIMATOR_CHECK_BOUNDS)
 #undef BFS_ESTIMATOR_CHECK_BOUNDS

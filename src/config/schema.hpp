@@ -32,7 +32,7 @@ void validate_reward_null(const RewardConfig& reward);
 void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);
 /// The bounds the schema declares for each [estimator] key, checked on parameters built in code (the estimator
 /// factories call these, so every bound is declared once, here). ConfigError "estimator.key = x is out of range".
-#define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params) void check_bounds(const params& p);
+#define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params, tasks) void check_bounds(const params& p);
 BFS_ESTIMATORS(BFS_ESTIMATOR_CHECK_BOUNDS)
 #undef BFS_ESTIMATOR_CHECK_BOUNDS
 /// The job as canonical TOML: every key of every section (the estimator's own keys only), in schema order.

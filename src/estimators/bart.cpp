@@ -264,12 +264,8 @@ class Bart final : public Estimator {
 
 }  // namespace
 
-std::unique_ptr<Estimator> make_bart(const BartParams& params, Task task) {
+std::unique_ptr<Estimator> make_bart(const BartParams& params, Task) {
   check_bounds(params);  // declared once, in the schema
-  if (task != Task::Regression)
-    throw ConfigError(
-        "estimator.name = \"bart\" needs data.task = \"regression\" (the sampler is the package's "
-        "wbart, for continuous targets)");
   if (params.burn >= params.sweeps)
     throw ConfigError(detail::concat("estimator.burn = ", params.burn, " must be below estimator.sweeps = ",
                                      params.sweeps, ": predict() averages the sweeps after the burn-in"));

@@ -173,19 +173,18 @@ std::vector<std::uint8_t> early_stopping_rows(double fraction, Index n, Rng& rng
 /// the first row whose target is not exactly 0 or 1.
 void validate_binary_target(const Vector& y, std::string_view what);
 
-/// Factories, one per estimator (implemented next to each estimator). With Task::Binary the estimator fits a
-/// classifier of 0/1 targets and its models predict P(y = 1).
-std::unique_ptr<Estimator> make_lasso(const LassoParams& params, Task task = Task::Regression);
-std::unique_ptr<Estimator> make_random_forest(const RandomForestParams& params, Task task = Task::Regression);
-std::unique_ptr<Estimator> make_gbm(const GbmParams& params, Task task = Task::Regression);
-std::unique_ptr<Estimator> make_hgb(const HgbParams& params, Task task = Task::Regression);
-std::unique_ptr<Estimator> make_mlp(const MlpParams& params, Task task = Task::Regression);
-/// Binary only: ConfigError naming data.task for Task::Regression.
-std::unique_ptr<Estimator> make_svm(const SvmParams& params, Task task = Task::Binary);
-/// Regression only: ConfigError naming data.task for Task::Binary (estimators/bart.hpp).
-std::unique_ptr<Estimator> make_bart(const BartParams& params, Task task = Task::Regression);
+/// Factories, one per estimator of BFS_ESTIMATORS (make_<member>, implemented in the estimator's own source file),
+/// for a task the list's column says it fits (the default: regression, or binary for a classifier only). With
+/// Task::Binary the estimator fits a classifier of 0/1 targets and its models predict P(y = 1).
+#define BFS_ESTIMATOR_DECLARE_FACTORY(value, name, member, params, tasks) \
+  std::unique_ptr<Estimator> make_##member(                               \
+      const params& p,                                                    \
+      Task task = estimator_tasks(EstimatorName::value).regression ? Task::Regression : Task::Binary);
+BFS_ESTIMATORS(BFS_ESTIMATOR_DECLARE_FACTORY)
+#undef BFS_ESTIMATOR_DECLARE_FACTORY
 
-/// The registry: builds the estimator named by config.name for `task`; ConfigError naming estimator.name otherwise.
+/// The registry: builds the estimator named by config.name for `task`; ConfigError naming data.task when the
+/// estimator does not fit that task (check_estimator_task, from the list's column).
 std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression);
 /// Names the registry knows.
 std::vector<std::string> estimator_names();

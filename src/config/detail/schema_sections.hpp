@@ -129,102 +129,13 @@ void visit(TuningConfig& c, V& v) {
   v("lambda", c.lambda, range(0, kInf, "grid of estimator.lambda ([] = keep)"));
 }
 
-template <class V>
-void visit(LassoParams& c, V& v) {
-  v("lambda", c.lambda, range(0, kInf, "L1 penalty on standardised columns"));
-  v("cv_folds", c.cv_folds, range(0, 100, "k-fold CV over a lambda path (0 = fixed lambda)"));
-  v("n_lambdas", c.n_lambdas, range(2, 10000, "CV path length"));
-  v("lambda_min_ratio", c.lambda_min_ratio, above(0, 1, "smallest lambda / lambda_max on the path"));
-  v("one_se_rule", c.one_se_rule, text("CV: largest lambda within one SE of the minimum"));
-  v("max_iter", c.max_iter, range(1, 1e7, "coordinate-descent sweeps"));
-  v("tol", c.tol, above(0, 1, "convergence tolerance"));
-}
-
-template <class V>
-void visit(RandomForestParams& c, V& v) {
-  v("n_estimators", c.n_estimators, range(1, 1e6, "trees"));
-  v("max_depth", c.max_depth, range(0, 1000, "maximum depth (0 = unlimited)"));
-  v("max_features", c.max_features, above(0, 1, "fraction of columns tried per split"));
-  v("min_samples_split", c.min_samples_split, range(2, 1e9, "rows needed to split a node"));
-  v("min_samples_leaf", c.min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
-  v("bootstrap", c.bootstrap, text("bootstrap rows for each tree"));
-}
-
-template <class V>
-void visit(GbmParams& c, V& v) {
-  v("learning_rate", c.learning_rate, above(0, 1, "shrinkage eta"));
-  v("n_estimators", c.n_estimators, range(1, 1e6, "boosting rounds"));
-  v("max_leaves", c.max_leaves, range(0, 1e6, "leaves per tree (0 = unlimited, depthwise)"));
-  v("max_depth", c.max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
-  v("min_child_weight", c.min_child_weight, range(0, kInf, "minimum hessian per leaf"));
-  v("lambda", c.lambda, range(0, kInf, "L2 penalty on leaf weights"));
-  v("colsample", c.colsample, above(0, 1, "column subsample per tree"));
-  v("subsample", c.subsample, above(0, 1, "row subsample per tree"));
-  v("max_bin", c.max_bin, range(2, 65536, "histogram bins"));
-  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
-  v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
-}
-
-template <class V>
-void visit(HgbParams& c, V& v) {
-  v("learning_rate", c.learning_rate, above(0, 1, "shrinkage"));
-  v("n_estimators", c.n_estimators, range(1, 1e6, "boosting rounds"));
-  v("max_leaves", c.max_leaves, range(2, 1e6, "leaves per tree"));
-  v("max_depth", c.max_depth, range(0, 100, "maximum depth (0 = unlimited)"));
-  v("min_child_weight", c.min_child_weight, range(0, kInf, "minimum hessian per leaf"));
-  v("min_samples_leaf", c.min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
-  v("lambda", c.lambda, range(0, kInf, "L2 penalty on leaf weights"));
-  v("colsample", c.colsample, above(0, 1, "column subsample per tree"));
-  v("max_bin", c.max_bin, range(2, 255, "bins per column (NaN has its own)"));
-  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
-  v("early_stopping_rounds", c.early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
-  v("group_split", c.group_split, text("how a fit group shares a fit: columns or rows (same model)").result_neutral());
-}
-
-template <class V>
-void visit(MlpParams& c, V& v) {
-  v("hidden", c.hidden, range(1, 1e6, "hidden layer sizes"));
-  v("learning_rate", c.learning_rate, above(0, 10, "Adam step size"));
-  v("l2", c.l2, range(0, kInf, "weight decay"));
-  v("batch_size", c.batch_size, range(1, 1e9, "minibatch rows"));
-  v("max_epochs", c.max_epochs, range(1, 1e7, "epochs"));
-  v("adaptive", c.adaptive, text("divide the step by 5 when validation stalls"));
-  v("validation_fraction", c.validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
-  v("patience", c.patience, range(1, 1e6, "epochs without improvement before stopping"));
-  v("tol", c.tol, range(0, kInf, "minimum validation improvement"));
-}
-
-template <class V>
-void visit(SvmParams& c, V& v) {
-  v("c", c.c, range(0, 1e12, "svm: C (0 = 5-fold CV over 2^-1, 2^1, ..., 2^7)"));
-  v("gamma", c.gamma, range(0, 1e12, "svm: RBF gamma on standardised columns (0 = CV over 2^-2, 1, 2^2, over d)"));
-  v("folds", c.folds, range(2, 100, "svm: CV folds for C and gamma"));
-}
-
-template <class V>
-void visit(BartParams& c, V& v) {
-  v("n_estimators", c.n_estimators, range(1, 1e5, "bart: trees m"));
-  v("sweeps", c.sweeps, range(1, 1e7, "bart: MCMC sweeps M"));
-  v("burn", c.burn, range(0, 1e7, "bart: sweeps left out of predict() and the mean split counts"));
-  v("k", c.k, above(0, 1e6, "bart: tau = (max y - min y) / (2 k sqrt(m))"));
-  v("alpha", c.alpha, above(0, 1, "bart: split probability alpha (1 + depth)^-beta"));
-  v("beta", c.beta, range(0, 1e3, "bart: depth exponent of the split probability"));
-  v("nu", c.nu, above(0, 1e6, "bart: degrees of freedom of the sigma^2 prior"));
-  v("q", c.q, above(0, 1, "bart: quantile of the sigma prior placed at the OLS estimate"));
-  v("numcut", c.numcut, range(1, 65535, "bart: cut points per column"));
-  v("sparse", c.sparse, text("bart: DART's Dirichlet prior on the split columns"));
-  v("sparse_a", c.sparse_a, above(0, 1e6, "bart: theta/(theta+rho) ~ Beta(sparse_a, sparse_b)"));
-  v("sparse_b", c.sparse_b, above(0, 1e6, "bart: see sparse_a"));
-  v("change_prob", c.change_prob, range(0, 1, "bart: probability of a CGM change step (0 = birth/death only)"));
-}
-
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {
   switch (c.name) {
-#define BFS_ESTIMATOR_VISIT(value, name, member, params) \
-  case EstimatorName::value:                             \
-    return visit(c.member, v);
+#define BFS_ESTIMATOR_VISIT(value, name, member, params, tasks) \
+  case EstimatorName::value:                                    \
+    return c.member.visit(v);
     BFS_ESTIMATORS(BFS_ESTIMATOR_VISIT)
 #undef BFS_ESTIMATOR_VISIT
   }

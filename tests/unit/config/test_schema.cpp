@@ -359,3 +359,25 @@ BOOST_AUTO_TEST_CASE(bart_rewards_batches_and_rebatch_are_parsed_and_checked) {
                       "bandit.time_series"));
   BOOST_TEST(contains(error_of("[bandit]\nrebatch = \"jackknife\"\n"), "bandit.rebatch"));
 }
+
+BOOST_AUTO_TEST_CASE(the_tasks_an_estimator_fits_are_a_column_of_the_list) {
+  for (const auto& [name, text] : enum_table(EstimatorName{})) {
+    const EstimatorTasks tasks = estimator_tasks(name);
+    BOOST_TEST_CONTEXT(text) {
+      BOOST_TEST((tasks.regression || tasks.binary));
+      if (tasks.regression)
+        BOOST_CHECK_NO_THROW(check_estimator_task(name, Task::Regression));
+      else
+        BOOST_CHECK_THROW(check_estimator_task(name, Task::Regression), ConfigError);
+      if (tasks.binary)
+        BOOST_CHECK_NO_THROW(check_estimator_task(name, Task::Binary));
+      else
+        BOOST_CHECK_THROW(check_estimator_task(name, Task::Binary), ConfigError);
+    }
+  }
+  BOOST_TEST(error_of("[estimator]\nname = \"svm\"\n") ==
+             "estimator.name = \"svm\" needs data.task = \"binary\" (it is a classifier; got \"regression\")");
+  BOOST_TEST(error_of("[estimator]\nname = \"bart\"\n[data]\ntask = \"binary\"\n") ==
+             "estimator.name = \"bart\" needs data.task = \"regression\" (the sampler is for continuous targets; got "
+             "\"binary\")");
+}
