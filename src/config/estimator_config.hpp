@@ -251,14 +251,15 @@ constexpr EstimatorTasks binary_only(const char* why) {
 /// The estimators, declared once: X(enum value, estimator.name, EstimatorConfig member and factory suffix, parameter
 /// struct, the tasks it fits). The enum, its names, the config members, the schema's key visitor, the task check,
 /// the factories' declarations and the registry are all generated from this list.
-#define BFS_ESTIMATORS(X)                                                         \
-  X(Lasso, "lasso", lasso, LassoParams, any_task())                               \
-  X(RandomForest, "random_forest", random_forest, RandomForestParams, any_task()) \
-  X(Gbm, "gbm", gbm, GbmParams, any_task())                                       \
-  X(Hgb, "hgb", hgb, HgbParams, any_task())                                       \
-  X(Mlp, "mlp", mlp, MlpParams, any_task())                                       \
-  X(Svm, "svm", svm, SvmParams, binary_only("it is a classifier"))                \
-  X(Bart, "bart", bart, BartParams, regression_only("the sampler is for continuous targets"))
+#define BFS_ESTIMATORS(X)                                                                     \
+  X(Lasso, "lasso", lasso, LassoParams, any_task())                                           \
+  X(RandomForest, "random_forest", random_forest, RandomForestParams, any_task())             \
+  X(Gbm, "gbm", gbm, GbmParams, any_task())                                                   \
+  X(Hgb, "hgb", hgb, HgbParams, any_task())                                                   \
+  X(Mlp, "mlp", mlp, MlpParams, any_task())                                                   \
+  X(Svm, "svm", svm, SvmParams, binary_only("it is a classifier"))                            \
+  X(Bart, "bart", bart, BartParams, regression_only("the sampler is for continuous targets")) \
+  /* a new estimator: a line above this one */
 
 /// estimator.name: the estimators the registry (estimators/registry.cpp) builds.
 #define BFS_ESTIMATOR_ENUM(value, name, member, params, tasks) value,
