@@ -1,7 +1,6 @@
 #include "engine/tuning.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -10,10 +9,10 @@
 #include <mutex>
 #include <numeric>
 #include <string>
-#include <thread>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/parallel_for.hpp"
 #include "core/rng.hpp"
 #include "core/stopwatch.hpp"
 #include "estimators/estimator.hpp"
@@ -212,30 +211,23 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
     // slot, and gbm fits do not depend on their thread count, so the table does not depend on `threads`.
     const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), points));
     const FitOptions options{fit_seed, std::max(1, std::max(1, threads) / workers), {}};
-    std::atomic<std::size_t> next{0};
     std::mutex progress_mutex;
-    std::vector<std::exception_ptr> errors(points);
-    auto work = [&] {
-      for (std::size_t i = next++; i < points; i = next++) {
-        try {
-          const auto model = estimators[i]->fit(X_train, y_train, options);
-          fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)] =
-              r2_score(y_test, model->predict(X_test));
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-        if (progress) {
-          const std::lock_guard<std::mutex> lock(progress_mutex);
-          progress(++done, total);
-        }
+    // Every point runs even when one fails; the first failing point in grid order is rethrown, whatever the timing.
+    parallel_for(points, workers, [&](std::size_t i) {
+      std::exception_ptr error;  // a failed point counts as done too
+      try {
+        const auto model = estimators[i]->fit(X_train, y_train, options);
+        fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)] =
+            r2_score(y_test, model->predict(X_test));
+      } catch (...) {
+        error = std::current_exception();
       }
-    };
-    std::vector<std::thread> pool;
-    for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-    work();
-    for (auto& thread : pool) thread.join();
-    for (const auto& error : errors)  // the first failing point in grid order, whatever the timing
+      if (progress) {
+        const std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(++done, total);
+      }
       if (error) std::rethrow_exception(error);
+    });
   }
 
   TuningReport report;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/fnv1a.hpp"
 #include "output/result_io.hpp"
 
 namespace bfs {
@@ -58,19 +59,16 @@ bool same_file(const fs::path& a, const fs::path& b) {
 FileDigest digest_file(const std::string& path, const std::string& name) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + path + "' to digest it");
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  Fnv1a64 hash;
   std::uintmax_t bytes = 0;
   char buffer[1 << 16];
   while (in) {
     in.read(buffer, sizeof(buffer));
     const std::streamsize got = in.gcount();
-    for (std::streamsize i = 0; i < got; ++i) {
-      hash ^= static_cast<unsigned char>(buffer[i]);
-      hash *= 0x100000001b3ULL;
-    }
+    hash.update(buffer, static_cast<std::size_t>(got));
     bytes += static_cast<std::uintmax_t>(got);
   }
-  return {name, bytes, hex64(hash)};
+  return {name, bytes, hex64(hash.value())};
 }
 
 RunDirectory::RunDirectory(std::string dir, const std::string& job_path) : dir_(std::move(dir)) {
