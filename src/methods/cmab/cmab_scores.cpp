@@ -24,6 +24,7 @@
 #include "methods/cmab/cmab_checkpoint.hpp"
 #include "methods/cmab/cmab_params.hpp"
 #include "methods/cmab/scores.hpp"
+#include "methods/common/top_k.hpp"
 #include "methods/method.hpp"
 #include "simulate/cmab_hte.hpp"
 
@@ -73,9 +74,7 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header)
     }
     s.control_arm = static_cast<int>(it - labels.begin());
   }
-  if (params.select_top > header.cols)
-    throw ConfigError("method.select_top = " + std::to_string(params.select_top) + " is more than the " +
-                      std::to_string(header.cols) + " features of " + header.origin);
+  methods::check_top_k("select_top", params.select_top, header.cols, header.origin);
   return s;
 }
 

@@ -25,6 +25,7 @@
 #include "engine/data_sources.hpp"
 #include "engine/local_runner.hpp"  // job_hash
 #include "engine/round_driver.hpp"  // describe_source
+#include "methods/common/top_k.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
@@ -52,8 +53,9 @@ fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
   return set;
 }
 
-/// k and the subsample against the rows: InputErrors naming the key.
+/// k and the subsample against the rows, top (when it selects) against the features: InputErrors naming the key.
 void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, const std::string& origin) {
+  if (params.select == "rave") methods::check_top_k("top", params.top, static_cast<std::int64_t>(set.cols), origin);
   if (static_cast<std::size_t>(params.k) >= set.rows)
     throw InputError("method.k = " + std::to_string(params.k) + " needs more training rows than the " +
                      std::to_string(set.rows) + " of " + origin);
