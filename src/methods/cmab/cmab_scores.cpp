@@ -103,8 +103,9 @@ std::vector<double> score_column(std::span<const float> column, bool categorical
 /// checked before add_datasets indexes them).
 bool well_formed(const std::vector<double>& t, std::size_t arms) {
   if (t.size() < 9) return false;
+  const auto is_count = [](double v) { return v >= 0 && v < 1e9 && std::floor(v) == v; };
   const double value_bins = t[6], edge_count = t[8];
-  if (!(value_bins >= 0 && edge_count >= 0 && value_bins < 1e9 && edge_count < 1e9)) return false;
+  if (!is_count(value_bins) || !is_count(edge_count)) return false;
   return t.size() == 9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2;
 }
 
