@@ -11,8 +11,8 @@ namespace bfs::cli {
 /// re-executes the program (/proc/self/exe, same arguments and process id): libgomp reads its environment once,
 /// when it is loaded, before main runs, so setting the variable in this process would be too late (and a
 /// .preinit_array function, which runs before libgomp's constructor, cannot add to the environment: glibc sets
-/// `environ` up after it). If the exec fails, the variable is removed again and the run goes on with libgomp's
-/// default.
+/// `environ` up after it). Not when started through the dynamic loader (`ld.so banditfs ...`). If the exec fails,
+/// the variable is removed again and the run goes on with libgomp's default (the log says so).
 void wait_passively_unless_chosen(char** argv);
 
 /// For the run's log: the policy OpenMP threads follow and who set it.
