@@ -11,6 +11,8 @@
 #   passive  neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT set: banditfs's default (it sets OMP_WAIT_POLICY=passive)
 #   spin     GOMP_SPINCOUNT=300000: libgomp's own default when nothing is set (idle threads spin ~3 ms), i.e. what
 #            banditfs did before it chose passive waiting
+#   short    GOMP_SPINCOUNT=10000 (a spin of about 0.1 ms, then sleep): a middle way, should passive cost too much
+#            on an idle machine
 #   active   OMP_WAIT_POLICY=active (idle threads spin for minutes)
 # REPEATS (environment, default 1) runs each cell that many times and reports the median. The machine must be
 # otherwise quiet: the busy process is the only load that belongs in the table. Writes only a temporary directory.
@@ -55,8 +57,9 @@ seconds_per_iteration() {  # seconds_per_iteration POLICY ESTIMATOR THREADS: the
   case "$policy" in
     passive) ;;
     spin) environment+=(GOMP_SPINCOUNT=300000) ;;
+    short) environment+=(GOMP_SPINCOUNT=10000) ;;
     active) environment+=(OMP_WAIT_POLICY=active) ;;
-    *) echo "unknown policy '$policy' (passive, spin, active)" >&2; exit 2 ;;
+    *) echo "unknown policy '$policy' (passive, spin, short, active)" >&2; exit 2 ;;
   esac
   job "$estimator" "$threads" >"$work/job.toml"
   for _ in $(seq "$repeats"); do
