@@ -19,7 +19,8 @@ struct Cell {
   std::int64_t zeros = 0, ones = 0;
   std::int64_t rows() const { return zeros + ones; }
   double rate() const { return static_cast<double>(ones) / static_cast<double>(rows()); }
-  /// causalml's smooth=True: a reward value that never occurs counts once, so P is in (0, 1) and KL stays finite.
+  /// HDD's smoothing (causalml's smooth=True applied per cell): a reward value the cell lacks counts once, so P is in
+  /// (0, 1) and KL stays finite. causalml's filters smooth per node instead (uplift_node).
   double smoothed_rate() const {
     const double z = zeros == 0 ? 1.0 : static_cast<double>(zeros);
     const double o = ones == 0 ? 1.0 : static_cast<double>(ones);
