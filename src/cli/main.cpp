@@ -17,6 +17,7 @@
 #include "cli/gkx_commands.hpp"
 #include "cli/gkx_simulate_command.hpp"
 #include "cli/progress.hpp"
+#include "cli/wait_policy.hpp"
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
@@ -118,6 +119,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
                       out_dir.string(), session.size(), session.size() > 1 ? "s" : "");
     context.log->info("command: {}", args.command_line);
     context.log->info("method {} seed {} threads {}", job.method.name, job.run.seed, context.threads);
+    context.log->info("{}", cli::wait_policy_note());
     if (job_file_is_empty(args.job_path))
       context.log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
                         args.job_path, job.method.name, name_of(job.data.source), name_of(job.data.dgp), job.data.n,
@@ -402,6 +404,7 @@ int run_command_line(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  cli::wait_passively_unless_chosen(argv);  // first: it may re-execute the program
   // Setting up the command line can throw too (CLI11's construction errors, std::bad_alloc): nothing escapes main.
   try {
     return run_command_line(argc, argv);

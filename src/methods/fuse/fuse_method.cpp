@@ -24,6 +24,7 @@
 #include "engine/coordinator_state.hpp"  // truth_metrics
 #include "engine/data_sources.hpp"
 #include "engine/round_driver.hpp"  // describe_source
+#include "methods/common/top_k.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
@@ -45,8 +46,9 @@ fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
   return set;
 }
 
-/// k and the subsample against the rows: InputErrors naming the key.
+/// k and the subsample against the rows, top (when it selects) against the features: InputErrors naming the key.
 void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, const std::string& origin) {
+  if (params.select == "rave") methods::check_top_k("top", params.top, static_cast<std::int64_t>(set.cols), origin);
   if (static_cast<std::size_t>(params.k) >= set.rows)
     throw InputError("method.k = " + std::to_string(params.k) + " needs more training rows than the " +
                      std::to_string(set.rows) + " of " + origin);
