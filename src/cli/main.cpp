@@ -20,6 +20,8 @@
 #include "cli/wait_policy.hpp"
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/signals.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/hdf5_io.hpp"
 #include "data/logged_data.hpp"
 #include "dist/runtime.hpp"
@@ -225,6 +227,7 @@ int command_simulate(const SimulateArgs& args) {
   spec.binary = args.binary;
   spec.rho = args.rho;
   const Dataset data = simulate_dataset(spec, args.periods);
+  detail::create_parent_directories(args.out);  // as run does
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features (" << args.dgp
             << ", seed " << args.seed << ", " << data.num_periods() << " period(s), "
@@ -241,6 +244,7 @@ int command_simulate_cmab_hte(const SimulateArgs& args) {
     throw InputError(detail::concat("simulate cmab-hte: --p ", args.p,
                                     " is below the 10 features of the design (5 HTE, 2 correlational, 3 irrelevant)"));
   const auto source = simulate_cmab_hte(args.n, args.p, args.seed);
+  detail::create_parent_directories(args.out);  // as run does
   const bool csv = fs::path(args.out).extension() == ".csv";
   if (csv)
     write_logged_csv(args.out, *source);
@@ -268,6 +272,7 @@ int command_simulate_madelon_like(const SimulateArgs& args) {
   // Each cluster's A is informative × informative doubles (two floats each).
   check_simulation_fits(args.informative, 2 * args.informative, "--informative");
   const Dataset data = simulate_madelon_like(spec);
+  detail::create_parent_directories(args.out);  // as run does
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols()
             << " features (madelon-like, seed " << args.seed << ", " << args.informative << " informative, "
@@ -316,6 +321,7 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
 /// The command line parsed and run; the exit status.
 int run_command_line(int argc, char** argv) {
   disable_hdf5_exit_cleanup();
+  ignore_file_size_signal();
   CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
   app.set_version_flag("--version", BANDITFS_VERSION);
   app.require_subcommand(1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <map>
 
@@ -21,7 +22,22 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward) {
-  return !outcome.arm.empty() && outcome.test_score >= reward.min_r2;
+  return !outcome.arm.empty() && std::isfinite(outcome.test_score) && outcome.test_score >= reward.min_r2;
+}
+
+void require_a_finite_evaluation(const std::vector<EvaluationRecord>& evaluations, const std::string& metric) {
+  std::size_t played = 0;
+  for (const EvaluationRecord& e : evaluations) {
+    if (e.arm_size == 0) continue;
+    if (std::isfinite(e.test_score)) return;
+    ++played;
+  }
+  if (played == 0) return;
+  throw InputError(detail::concat(
+      "every one of the run's ", played, " evaluations had a non-finite test ", metric,
+      " (NaN or Inf), so no posterior was updated and no selection can be made; the likely cause is data outside "
+      "the estimator's arithmetic (X or y values too large or too small: rescale them) or an estimator that "
+      "diverges on this data (try another estimator.name or its defaults)"));
 }
 
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,

@@ -7,6 +7,7 @@
 
 #include "config/job_config.hpp"
 #include "data/dataset.hpp"
+#include "engine/run_result.hpp"
 #include "engine/split.hpp"
 #include "estimators/estimator.hpp"
 
@@ -33,8 +34,13 @@ struct ArmOutcome {
 };
 
 /// Whether an evaluation updates the posterior: not when nothing was played (an empty super-arm must not count as
-/// a failure of every unplayed arm), and not when its test R² is below reward.min_r2.
+/// a failure of every unplayed arm), not when its metric is NaN or ±Inf (a model that failed says nothing about its
+/// features), and not when its test R² is below reward.min_r2.
 bool updates_posterior(const ArmOutcome& outcome, const RewardConfig& reward);
+
+/// InputError when a run made evaluations of played arms and none had a finite metric: no posterior moved, so its
+/// selection would mean nothing. `metric` names the metric ("r2"); the message names the likely causes.
+void require_a_finite_evaluation(const std::vector<EvaluationRecord>& evaluations, const std::string& metric);
 
 /// Builds the evaluation settings from the job (groups resolved against the feature names; ConfigError naming
 /// reward.groups for an unknown name or a feature in two groups).

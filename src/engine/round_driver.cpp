@@ -1,6 +1,7 @@
 #include "engine/round_driver.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -121,6 +122,7 @@ std::string job_hash(const JobConfig& job) {
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
   if (needs_importance(job.reward.rule)) check_splittable(data.rows(), job.bandit.test_fraction, what);
+  check_target_scale(data.y, what);  // the readers' rule, for a source that is no reader (data made in memory)
   if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
     throw InputError(what + (job.data.task == Task::Binary
                                  ? ": every row is of one class (" + std::to_string(data.y[0]) +
@@ -283,8 +285,9 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
           record.period = period;
           record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
           record.test_score = outcome.test_score;
-          for (auto r : outcome.rewards) record.rewards += r;
           record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
+          if (std::isfinite(outcome.test_score))  // a failed model's rewards count nowhere, not even here
+            for (auto r : outcome.rewards) record.rewards += r;
           if (record.updated)
             state.apply(outcome.arm, outcome.rewards, record);
           else
@@ -310,6 +313,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   evaluator.finish();
 
   state.fill_result(result);
+  if (!interrupted_now) require_a_finite_evaluation(result.evaluations, result.metric);
   result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) + " (checkpointed)"
                        : stop          ? state.stopping().reason()
                                        : "schedule complete (" + std::to_string(round) + " rounds)";

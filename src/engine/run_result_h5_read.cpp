@@ -57,6 +57,7 @@ RunResult read_run_state_h5(const std::string& path) {
   const std::lock_guard lock(detail::hdf5_mutex());  // see write_run_state_h5
   detail::silence_hdf5_errors();
   Reader in(path);
+  in.refuse_a_result_as_checkpoint();
   RunResult r;
   r.feature_names = in.read_strings("feature_names");
   const std::size_t p = r.feature_names.size();

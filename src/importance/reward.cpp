@@ -44,8 +44,10 @@ bool paired_test_rejects(std::span<const double> drops, double critical) {
 
 namespace {
 
-/// Whether the paper's absolute or relative rule pays a feature with this score (a null is checked after).
+/// Whether the paper's absolute or relative rule pays a feature with this score (a null is checked after). A NaN or
+/// infinite score or metric never pays: it comes from a model that failed, not from a feature that helped.
 bool threshold_rule_pays(const RewardConfig& config, double score, double test_score) {
+  if (!std::isfinite(score) || !std::isfinite(test_score)) return false;
   if (config.rule == RewardRule::Absolute) return score >= config.threshold;
   return std::abs(test_score) >= config.min_abs_r2 && score / std::abs(test_score) >= config.threshold;
 }
@@ -90,7 +92,7 @@ std::vector<std::uint8_t> rewards_from_scores(const RewardConfig& config, const 
         break;
       case RewardRule::Bernoulli: {
         Rng rng = Rng::stream(seed, round, slot, Purpose::Reward, static_cast<std::uint64_t>(features[i]));
-        rewards[i] = rng.bernoulli(std::clamp(scores[i], 0.0, 1.0));
+        rewards[i] = rng.bernoulli(std::isfinite(scores[i]) ? std::clamp(scores[i], 0.0, 1.0) : 0.0);
         break;
       }
       case RewardRule::LassoNonzero:

@@ -4,9 +4,11 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -77,7 +79,11 @@ RunDirectory::RunDirectory(std::string dir, const std::string& job_path) : dir_(
   if (ec) throw InputError("run.out: cannot create output directory '" + dir_ + "': " + ec.message());
   const std::string lock_path = path(kLockName);
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw InputError("run.out: cannot open the lock file '" + lock_path + "'");
+  if (lock_fd_ < 0) {
+    const int error = errno;  // read first: building the message may set errno again
+    throw InputError("run.out: cannot open the lock file '" + lock_path + "': " + std::strerror(error) +
+                     " (the output directory must be writable; choose another --out or fix its permissions)");
+  }
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const std::string holder = read_small_file(lock_path);
     ::close(lock_fd_);

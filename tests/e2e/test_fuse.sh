@@ -34,6 +34,12 @@ run_job rave "$(fuse_job 'heuristic = "continuous"
 untried = "rave"')" >/dev/null 2>"$WORK/rave.err" && ok || fail "continuous, untried = rave: $(cat "$WORK/rave.err")"
 run_job rand "$(fuse_job 'heuristic = "rand"')" >/dev/null 2>"$WORK/rand.err" && ok || fail "rand: $(cat "$WORK/rand.err")"
 
+# A result.h5 where a checkpoint is expected is named as a result, not as another method's checkpoint.
+cp "$WORK/out-a/result.h5" "$WORK/out-a/checkpoint.h5"
+expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
+  run_job a "$(fuse_job 'batch = 4')" --resume
+rm -f "$WORK/out-a/checkpoint.h5"
+
 expect_error regression_target 'data.task = "regression": method fuse needs a binary target' \
   -- run_job regression_target "$(fuse_job '' 'task = "regression"')"
 awk 'BEGIN { srand(5); print "a,b,y"; for (i = 0; i < 30; i++) printf "%.4f,%.4f,%d\n", rand(), rand(), i % 3 }' >"$WORK/three.csv"

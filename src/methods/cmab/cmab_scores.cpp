@@ -81,6 +81,13 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header)
 /// One feature's task result: scores, value bins, has-NaN, the edge count and edges, then the cells.
 std::vector<double> score_column(std::span<const float> column, bool categorical, const std::string& name,
                                  const LoggedHeader& header, const Settings& s) {
+  if (s.missing == cmab::Missing::Error) {  // named here, where the row's place in the file is known
+    const auto nan = std::find_if(column.begin(), column.end(), [](float v) { return std::isnan(v); });
+    if (nan != column.end())
+      throw InputError(row_location(header, nan - column.begin()) + ", column '" + name +
+                       "': the value is missing (an empty cell or NaN) and [method] missing = \"error\"; set "
+                       "missing = \"bin\" to give missing values a bin of their own");
+  }
   const cmab::FeatureBins bins = cmab::bin_feature(column, categorical, s.bins, s.missing, name);
   const int arms = static_cast<int>(header.arm_labels.size());
   const cmab::CellCounts cells = cmab::count_cells(bins, header.arm, arms, header.reward);

@@ -35,6 +35,7 @@ void write_checkpoint(const std::string& path, const CheckpointHeader& header,
 CheckpointReader::CheckpointReader(const std::string& path) : Reader((verify_checkpoint(path), path)) {}
 
 ResumeKey read_checkpoint_key(const CheckpointReader& reader, std::string_view kind, std::string_view title) {
+  reader.refuse_a_result_as_checkpoint();
   if (!reader.has_attr("kind") || reader.string_attr("kind") != kind)
     reader.fail(bfs::detail::concat("not a ", title,
                                     " checkpoint (another method's, or not a checkpoint); cannot --resume from it"));

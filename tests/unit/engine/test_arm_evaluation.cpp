@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <limits>
 
 #include "config/job_config.hpp"
 #include "core/error.hpp"
 #include "engine/arm_evaluation.hpp"
+#include "importance/reward.hpp"
 #include "simulate/dgp.hpp"
 
 using namespace bfs;
@@ -196,4 +198,55 @@ BOOST_AUTO_TEST_CASE(paired_null_only_removes_rewards_of_the_papers_rule) {
     }
   }
   BOOST_TEST(removed > 0);  // with 25 noise columns some paper-rule rewards are noise that the test removes
+}
+
+BOOST_AUTO_TEST_CASE(a_non_finite_metric_is_never_an_update_or_a_reward) {
+  RewardConfig reward;  // min_r2 = -inf: every finite metric updates
+  ArmOutcome out;
+  out.arm = {0, 1};
+  out.rewards = {1, 1};
+  for (const double score : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity()}) {
+    out.test_score = score;
+    BOOST_TEST(!updates_posterior(out, reward), "metric " << score);
+  }
+  out.test_score = -3.0;
+  BOOST_TEST(updates_posterior(out, reward));
+  // A feature whose importance is not finite is never paid, whatever the rule; a finite one still is.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (const RewardRule rule : {RewardRule::Absolute, RewardRule::Relative, RewardRule::Bernoulli}) {
+    reward.rule = rule;
+    reward.threshold = 0.01;
+    const auto paid = rewards_from_scores(reward, {inf, nan, 0.9}, 0.8, {0, 1, 2}, 1, 1, 0, {});
+    BOOST_TEST(paid[0] == 0);
+    BOOST_TEST(paid[1] == 0);
+    if (rule != RewardRule::Bernoulli) BOOST_TEST(paid[2] == 1);
+    const auto failed_model = rewards_from_scores(reward, {0.5, 0.9}, nan, {0, 1}, 1, 1, 0, {});
+    if (rule != RewardRule::Bernoulli) BOOST_TEST((failed_model == std::vector<std::uint8_t>{0, 0}));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_run_whose_every_evaluation_is_non_finite_fails_naming_the_cause) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<EvaluationRecord> records(3);
+  for (auto& r : records) {
+    r.arm_size = 4;
+    r.test_score = nan;
+  }
+  records[1].test_score = std::numeric_limits<double>::infinity();
+  try {
+    require_a_finite_evaluation(records, "r2");
+    BOOST_ERROR("no error");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    BOOST_TEST(
+        what.find("every one of the run's 3 evaluations had a non-finite test r2 (NaN or Inf)") != std::string::npos,
+        what);
+    BOOST_TEST(what.find("likely cause is data outside the estimator's arithmetic") != std::string::npos, what);
+  }
+  // One finite evaluation, or no played arm at all, is a run that means something.
+  records[2].test_score = 0.1;
+  BOOST_CHECK_NO_THROW(require_a_finite_evaluation(records, "r2"));
+  for (auto& r : records) r.arm_size = 0;
+  BOOST_CHECK_NO_THROW(require_a_finite_evaluation(records, "r2"));
 }

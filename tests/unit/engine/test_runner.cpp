@@ -1,9 +1,11 @@
 #include <boost/test/unit_test.hpp>
+#include <limits>
 #include <mutex>
 
 #include "core/error.hpp"
 #include "engine/coordinator_state.hpp"
 #include "engine/local_runner.hpp"
+#include "engine/round_driver.hpp"
 #include "simulate/dgp.hpp"
 
 using namespace bfs;
@@ -132,6 +134,67 @@ BOOST_AUTO_TEST_CASE(a_constant_target_is_rejected) {
   ConstantSource source(1, loads);
   Context context;
   BOOST_CHECK_THROW(run_local(small_online_job(), "", context, source), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_whose_every_evaluation_is_not_finite_fails) {
+  // Every fit "fails" (NaN metric, rewards 1 that must count nowhere): the run must say so, not select from an
+  // unmoved prior. With one finite evaluation among them the run completes, and only that one updates.
+  class FailingEvaluator : public RoundEvaluator {
+   public:
+    explicit FailingEvaluator(int finite_round) : finite_round_(finite_round) {}
+    std::vector<ArmOutcome> evaluate(std::int32_t round, int, const std::vector<ArmDraw>& draws, Timings&) override {
+      std::vector<ArmOutcome> out;
+      for (const ArmDraw& draw : draws) {
+        ArmOutcome o;
+        o.arm = draw.arm;
+        o.rewards.assign(draw.arm.size(), 1);
+        o.scores.assign(draw.arm.size(), std::numeric_limits<double>::infinity());
+        o.test_score = round == finite_round_ ? 0.5 : std::numeric_limits<double>::quiet_NaN();
+        out.push_back(std::move(o));
+      }
+      return out;
+    }
+
+   private:
+    int finite_round_;
+  };
+  JobConfig job;
+  job.bandit.iterations = 4;
+  SourceInfo source;
+  source.description = "memory";
+  source.feature_names = default_feature_names(6);
+  Context context;
+  FailingEvaluator all_nan(-1);
+  BOOST_CHECK_EXCEPTION(
+      drive_rounds(job, "", context, source, all_nan, {}, RunControl{}), InputError, [](const InputError& e) {
+        BOOST_TEST_INFO(e.what());
+        return std::string(e.what()).find("evaluations had a non-finite test r2") != std::string::npos;
+      });
+  FailingEvaluator one_finite(2);
+  const RunResult result = drive_rounds(job, "", context, source, one_finite, {}, RunControl{});
+  for (const EvaluationRecord& e : result.evaluations) {
+    BOOST_TEST(e.updated == (e.iteration == 2 ? 1 : 0));
+    if (e.iteration != 2) BOOST_TEST(e.rewards == 0);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_target_outside_the_arithmetic_is_rejected_from_any_source) {
+  class TinySource : public SpySource {
+   public:
+    using SpySource::SpySource;
+    Dataset load_period(int k) override {
+      Dataset d = SpySource::load_period(k);
+      d.y *= 1e-310;
+      return d;
+    }
+  };
+  std::vector<int> loads;
+  TinySource source(1, loads);
+  Context context;
+  BOOST_CHECK_EXCEPTION(run_local(small_online_job(), "", context, source), InputError, [](const InputError& e) {
+    BOOST_TEST_INFO(e.what());
+    return std::string(e.what()).find("y varies too little for the arithmetic") != std::string::npos;
+  });
 }
 
 BOOST_AUTO_TEST_CASE(several_arms_per_round_are_applied_before_the_round_closes) {
