@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "engine/local_runner.hpp"
+#include "run/progress.hpp"
 
 namespace bfs {
 

@@ -8,10 +8,11 @@
 #include "config/job_config.hpp"
 #include "config/method_params.hpp"
 #include "core/context.hpp"
-#include "engine/local_runner.hpp"  // RunControl, RoundCallback
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
 #include "methods/result.hpp"
+#include "run/progress.hpp"
+#include "run/run_control.hpp"
 
 namespace bfs {
 

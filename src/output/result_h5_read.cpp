@@ -105,7 +105,7 @@ void read_timings(const Reader& in, MethodResult& r) {
   }
 }
 
-/// A result.h5 from before issue 10: the bandit's run state (engine/run_result_h5.hpp's layout).
+/// A result.h5 from before issue 10: the bandit's run state (methods/bandit/run_result_h5.hpp's layout).
 void read_old_layout(const Reader& in, MethodResult& r) {
   const std::size_t p = r.feature_names.size();
   r.method = "bandit";

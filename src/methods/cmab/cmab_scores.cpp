@@ -15,12 +15,12 @@
 
 #include "core/error.hpp"
 #include "data/logged_data.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
 #include "methods/cmab/binning.hpp"
 #include "methods/cmab/cell_counts.hpp"
 #include "methods/cmab/cmab_params.hpp"
 #include "methods/cmab/scores.hpp"
 #include "methods/method.hpp"
+#include "run/truth_metrics.hpp"
 #include "simulate/cmab_hte.hpp"
 
 namespace bfs {

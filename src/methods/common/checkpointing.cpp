@@ -5,7 +5,7 @@
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
-#include "engine/round_driver.hpp"  // differing_keys
+#include "run/job_identity.hpp"
 
 namespace bfs::methods {
 

@@ -1,8 +1,8 @@
 #pragma once
-// Checkpoint plumbing shared by FIRST's and FUSE's checkpoints (the bandit's is the engine's):
+// Checkpoint plumbing shared by FIRST's and FUSE's checkpoints (the bandit's is its own):
 //  - the ResumeKey a checkpoint must match to be resumed: the job's canonical text, the hash of the keys that decide
-//    the numbers (engine job_hash) and the data's fingerprint (source description, shape and feature names), stored
-//    as root attributes of checkpoint.h5;
+//    the numbers (run/job_identity.hpp) and the data's fingerprint (source description, shape and feature names),
+//    stored as root attributes of checkpoint.h5;
 //  - the stop-and-checkpoint decision after a round, made by rank 0 and broadcast.
 #include <hdf5.h>
 

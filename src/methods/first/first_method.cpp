@@ -9,14 +9,13 @@
 
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/local_runner.hpp"  // job_hash
-#include "engine/round_driver.hpp"  // describe_source
 #include "methods/first/first.hpp"
 #include "methods/first/first_checkpoint.hpp"
 #include "methods/first/first_params.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {

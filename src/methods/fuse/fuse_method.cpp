@@ -21,16 +21,15 @@
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/local_runner.hpp"  // job_hash
-#include "engine/round_driver.hpp"  // describe_source
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
 #include "methods/fuse/selection.hpp"
 #include "methods/fuse/tree.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {
