@@ -42,6 +42,15 @@ class Method {
   virtual std::optional<MethodResult> run(const MethodRun& run) const = 0;
 };
 
+/// A method's last progress record of a finished run (rank 0, once its result is made): `report` with the result's
+/// selected count, marked last.
+inline void report_final(const MethodRun& run, RoundReport report, const MethodResult& result) {
+  if (!run.on_round || run.comm.rank() != 0) return;
+  report.selected = result.selected.size();
+  report.last = true;
+  run.on_round(report);
+}
+
 /// True for a result returned early because control.stop_requested() fired.
 inline bool interrupted(const MethodResult& result) {
   return result.stop_reason.rfind("interrupted", 0) == 0;

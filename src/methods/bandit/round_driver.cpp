@@ -6,9 +6,9 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
+#include "methods/bandit/bandit_checkpoint.hpp"
 #include "methods/bandit/coordinator_state.hpp"
 #include "methods/bandit/reward.hpp"
-#include "methods/bandit/run_result_h5.hpp"
 #include "methods/bandit/tuning.hpp"
 #include "run/job_identity.hpp"
 
@@ -32,20 +32,6 @@ void drop_noise_columns(Dataset& data, std::int64_t noise) {
   data.feature_names.resize(static_cast<std::size_t>(keep));
 }
 
-void check_resumable(const RunResult& checkpoint, const std::string& path, const std::string& hash,
-                     const std::string& fingerprint, const std::string& job_text) {
-  if (!checkpoint.resume.present)
-    throw InputError(path + " is not a checkpoint (no resume state); cannot --resume from it");
-  if (checkpoint.resume.job_hash != hash)
-    throw InputError(path + " was written by a different job: " + differing_keys(checkpoint.job_text, job_text) +
-                     "; refusing to resume. Resume with the same job and --set overrides (the checkpoint's job is "
-                     "its 'job' attribute), or start over with --force, which deletes the checkpoint.");
-  if (checkpoint.resume.data_fingerprint != fingerprint)
-    throw InputError(path +
-                     " was written for different data (source, shape or feature names differ); "
-                     "refusing to resume.");
-}
-
 }  // namespace
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
@@ -63,7 +49,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   if (control.resume) {
     // A checkpoint of a tuning job always holds its choice; without one it is another job's (drive_rounds would
     // refuse it by its hash), so it is refused here, before minutes of tuning.
-    const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
+    const RunResult checkpoint = read_bandit_checkpoint(control.checkpoint_path).state;
     if (!checkpoint.tuning.present)
       throw InputError(control.checkpoint_path +
                        " was written by a different job (it holds no [tuning] choice and "
@@ -131,11 +117,11 @@ int next_period_after(const JobConfig& job, int periods, std::int32_t round) {
   return static_cast<int>(next % periods);
 }
 
-RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
-                       const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
-                       const RunControl& control, const TuningReport& tuning, Clock::time_point started) {
-  const auto wall_start = started;
-  const double setup_seconds = seconds_since(started);  // opening the data and tuning, counted as data time
+namespace {
+
+/// The run's facts that do not change over its rounds.
+RunResult result_header(const JobConfig& job, const std::string& job_text, const Context& context,
+                        const SourceInfo& source, const TuningReport& tuning) {
   RunResult result;
   result.policy = std::string(name_of(job.bandit.policy));
   result.estimator = std::string(name_of(job.estimator.name));
@@ -147,18 +133,55 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   result.data_origin = source.description;
   result.tuning = tuning;
   result.feature_names = source.feature_names;
+  return result;
+}
+
+/// Applies a round's outcomes in slot order (a posterior update, or a record only when the reward rule discards
+/// the evaluation) and adds their times; the report gets the last slot's score and arm size.
+void apply_outcomes(const JobConfig& job, std::int32_t round, int period, const std::vector<ArmOutcome>& outcomes,
+                    CoordinatorState& state, Timings& timings, RoundReport& report) {
+  for (std::size_t slot = 0; slot < outcomes.size(); ++slot) {
+    const ArmOutcome& outcome = outcomes[slot];
+    timings.fit_seconds += outcome.fit_seconds;
+    timings.importance_seconds += outcome.importance_seconds;
+    timings.split_seconds += outcome.split_seconds;
+    EvaluationRecord record;
+    record.iteration = round;
+    record.slot = static_cast<std::int32_t>(slot);
+    record.period = period;
+    record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
+    record.test_score = outcome.test_score;
+    for (auto r : outcome.rewards) record.rewards += r;
+    record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
+    if (record.updated)
+      state.apply(outcome.arm, outcome.rewards, record);
+    else
+      state.record(record);  // empty arm or no skill: recorded, but no arm is updated
+    report.value = outcome.test_score;
+    report.set_size = outcome.arm.size();
+  }
+}
+
+}  // namespace
+
+RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const Context& context,
+                       const SourceInfo& source, RoundEvaluator& evaluator, const RoundCallback& on_round,
+                       const RunControl& control, const TuningReport& tuning, Clock::time_point started) {
+  const auto wall_start = started;
+  const double setup_seconds = seconds_since(started);  // opening the data and tuning, counted as data time
+  RunResult result = result_header(job, job_text, context, source, tuning);
   const Index p = static_cast<Index>(source.feature_names.size());
   if (p == 0) throw InputError(source.description + ": p = 0 (no feature columns)");
 
   CoordinatorState state(p, job.bandit, context.seed, source.truth, source.has_truth);
-  const std::string hash = job_hash(job);
+  const methods::ResumeKey key{job_text, job_hash(job), source.fingerprint};
   std::int32_t resume_after = 0;
   if (control.resume) {
-    const RunResult checkpoint = read_run_state_h5(control.checkpoint_path);
-    check_resumable(checkpoint, control.checkpoint_path, hash, source.fingerprint, job_text);
-    state.restore(checkpoint);
-    resume_after = checkpoint.iterations;
-    result.timings = checkpoint.timings;  // every timing adds up over the starts of a resumed run
+    const BanditCheckpoint checkpoint = read_bandit_checkpoint(control.checkpoint_path);
+    methods::check_resumable(checkpoint.key, control.checkpoint_path, key);
+    state.restore(checkpoint.state);
+    resume_after = checkpoint.state.iterations;
+    result.timings = checkpoint.state.timings;  // every timing adds up over the starts of a resumed run
     if (context.log) context.log->info("resuming from {} after round {}", control.checkpoint_path, resume_after);
   }
   result.timings.data_seconds += setup_seconds;  // after the restore, so that checkpoints carry it too
@@ -169,17 +192,16 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
     snapshot.iterations = rounds;
     snapshot.stop_reason = "checkpoint after round " + std::to_string(rounds);
     snapshot.resume.present = true;
-    snapshot.resume.job_hash = hash;
-    snapshot.resume.data_fingerprint = source.fingerprint;
+    snapshot.resume.job_hash = key.job_hash;
+    snapshot.resume.data_fingerprint = key.data_fingerprint;
     snapshot.timings.wall_seconds += seconds_since(wall_start);
-    write_run_state_h5(snapshot, control.checkpoint_path);
+    write_bandit_checkpoint(control.checkpoint_path, key, snapshot);
     result.timings.checkpoint_seconds += seconds_since(start);
   };
 
-  const bool online = job.bandit.mode == Mode::Online;
   const int periods = source.periods;
   const int passes = driver_passes(job);
-  const int per_period = online ? job.bandit.iterations_per_period : job.bandit.iterations;
+  const int per_period = job.bandit.mode == Mode::Online ? job.bandit.iterations_per_period : job.bandit.iterations;
   const std::int32_t total_rounds = scheduled_rounds(job, periods);
 
   std::int32_t round = 0;
@@ -196,43 +218,17 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
         const std::vector<ArmOutcome> outcomes = evaluator.evaluate(round, period, draws, result.timings);
         BFS_CHECK(outcomes.size() == draws.size());
         start = Clock::now();
-        RoundReport report;
-        report.round = round;
-        report.total_rounds = total_rounds;
-        report.period = period;
-        report.metric = result.metric;
-        for (std::size_t slot = 0; slot < outcomes.size(); ++slot) {
-          const ArmOutcome& outcome = outcomes[slot];
-          result.timings.fit_seconds += outcome.fit_seconds;
-          result.timings.importance_seconds += outcome.importance_seconds;
-          result.timings.split_seconds += outcome.split_seconds;
-          EvaluationRecord record;
-          record.iteration = round;
-          record.slot = static_cast<std::int32_t>(slot);
-          record.period = period;
-          record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
-          record.test_score = outcome.test_score;
-          for (auto r : outcome.rewards) record.rewards += r;
-          record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
-          if (record.updated)
-            state.apply(outcome.arm, outcome.rewards, record);
-          else
-            state.record(record);  // empty arm or no skill: recorded, but no arm is updated
-          report.test_score = outcome.test_score;
-          report.arm_size = outcome.arm.size();
-        }
+        RoundReport report{.round = round, .total_rounds = total_rounds, .label = result.metric, .period = period};
+        apply_outcomes(job, round, period, outcomes, state, result.timings, report);
         stop = state.end_round(round, period);
         result.timings.update_seconds += seconds_since(start);
         if (on_round) {
           report.selected = selected_set(state.posterior().means(), state.selection()).size();
+          report.last = stop || round == total_rounds;
           on_round(report);
         }
-        if (!control.checkpoint_path.empty() && !stop) {
-          const bool due = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
-          interrupted_now = round < total_rounds && control.stop_requested && control.stop_requested();
-          if (due || interrupted_now) write_checkpoint(round);
-          if (interrupted_now) stop = true;
-        }
+        if (!stop && round < total_rounds)
+          stop = interrupted_now = methods::stop_after_round(control, round, [&] { write_checkpoint(round); });
       }
     }
   }

@@ -56,7 +56,10 @@ TuningReport read_tuning(const Reader& in) {
 RunResult read_run_state_h5(const std::string& path) {
   const std::lock_guard lock(detail::hdf5_mutex());  // see write_run_state_h5
   detail::silence_hdf5_errors();
-  Reader in(path);
+  return read_run_state(Reader(path));
+}
+
+RunResult read_run_state(const detail::Reader& in) {
   RunResult r;
   r.feature_names = in.read_strings("feature_names");
   const std::size_t p = r.feature_names.size();

@@ -53,18 +53,60 @@ void write_tuning(hid_t root, const TuningReport& t) {
   write_attr(group.get(), "seconds", t.seconds);
 }
 
+/// /evaluations: one dataset per EvaluationRecord field, attribute metric.
+void write_evaluations(hid_t root, const RunResult& r) {
+  H5Handle group = untimed_group(root, "evaluations");
+  const std::size_t n = r.evaluations.size();
+  std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n), updated(n);
+  std::vector<double> test_score(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const EvaluationRecord& e = r.evaluations[i];
+    iteration[i] = e.iteration;
+    slot[i] = e.slot;
+    period[i] = e.period;
+    arm_size[i] = e.arm_size;
+    rewards[i] = e.rewards;
+    updated[i] = e.updated;
+    test_score[i] = e.test_score;
+  }
+  write_1d(group.get(), "iteration", iteration);
+  write_1d(group.get(), "slot", slot);
+  write_1d(group.get(), "period", period);
+  write_1d(group.get(), "arm_size", arm_size);
+  write_1d(group.get(), "rewards", rewards);
+  write_1d(group.get(), "updated", updated);
+  write_1d(group.get(), "test_score", test_score);
+  write_attr(group.get(), "metric", r.metric);
+}
+
+/// method, job and the resume key's two attributes: a checkpoint's header writes these (write_checkpoint).
+void write_identity(hid_t root, const RunResult& r) {
+  write_attr(root, "method", r.method);
+  write_attr(root, "job", r.job_text);
+  if (r.resume.present) {
+    write_attr(root, "resume_job_hash", r.resume.job_hash);
+    write_attr(root, "resume_data_fingerprint", r.resume.data_fingerprint);
+  }
+}
+
 void write_file(const RunResult& r, const std::string& tmp) {
+  H5Handle fcpl = detail::h5_plist(check_id(H5Pcreate(H5P_FILE_CREATE), "file properties"));
+  check(H5Pset_obj_track_times(fcpl.get(), 0), "disable time tracking");
+  H5Handle file = detail::h5_file(
+      check_id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), detail::concat("create ", tmp)));
+  write_run_state_body(file.get(), r);
+  write_identity(file.get(), r);
+  check(file.close(), detail::concat("close ", tmp));
+}
+
+}  // namespace
+
+void write_run_state_body(hid_t root, const RunResult& r) {
   const std::size_t p = r.feature_names.size();
   if (r.alpha.size() != p || r.beta.size() != p) {
     throw Error(detail::concat("alpha/beta have ", r.alpha.size(), "/", r.beta.size(), " entries but there are ", p,
                                " feature names"));
   }
-  H5Handle fcpl = detail::h5_plist(check_id(H5Pcreate(H5P_FILE_CREATE), "file properties"));
-  check(H5Pset_obj_track_times(fcpl.get(), 0), "disable time tracking");
-  H5Handle file = detail::h5_file(
-      check_id(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), detail::concat("create ", tmp)));
-  const hid_t root = file.get();
-
   std::vector<double> mean(p);
   for (std::size_t k = 0; k < p; ++k) mean[k] = r.posterior_mean(static_cast<FeatureId>(k));
   write_1d(root, "alpha", r.alpha);
@@ -75,39 +117,13 @@ void write_file(const RunResult& r, const std::string& tmp) {
   write_1d(root, "iteration_period", r.iteration_period);
   write_1d(root, "selected", r.selected);
   if (r.metrics.known) write_1d(root, "truth", r.truth);
-
-  {
-    H5Handle group = untimed_group(root, "evaluations");
-    const std::size_t n = r.evaluations.size();
-    std::vector<std::int32_t> iteration(n), slot(n), period(n), arm_size(n), rewards(n), updated(n);
-    std::vector<double> test_score(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const EvaluationRecord& e = r.evaluations[i];
-      iteration[i] = e.iteration;
-      slot[i] = e.slot;
-      period[i] = e.period;
-      arm_size[i] = e.arm_size;
-      rewards[i] = e.rewards;
-      updated[i] = e.updated;
-      test_score[i] = e.test_score;
-    }
-    write_1d(group.get(), "iteration", iteration);
-    write_1d(group.get(), "slot", slot);
-    write_1d(group.get(), "period", period);
-    write_1d(group.get(), "arm_size", arm_size);
-    write_1d(group.get(), "rewards", rewards);
-    write_1d(group.get(), "updated", updated);
-    write_1d(group.get(), "test_score", test_score);
-    write_attr(group.get(), "metric", r.metric);
-  }
+  write_evaluations(root, r);
 
   write_attr(root, "version", r.version);
-  write_attr(root, "method", r.method);
   write_attr(root, "policy", r.policy);
   write_attr(root, "estimator", r.estimator);
   write_attr(root, "task", r.task);
   write_attr(root, "data_origin", r.data_origin);
-  write_attr(root, "job", r.job_text);
   write_attr(root, "seed", r.seed);
   write_attr(root, "ranks", std::int32_t{r.ranks});
   write_attr(root, "threads", std::int32_t{r.threads});
@@ -120,19 +136,13 @@ void write_file(const RunResult& r, const std::string& tmp) {
     write_attr(root, "separation_iteration", r.metrics.separation_iteration);
   }
   if (r.resume.present) {
-    write_attr(root, "resume_job_hash", r.resume.job_hash);
-    write_attr(root, "resume_data_fingerprint", r.resume.data_fingerprint);
     write_attr(root, "resume_stable_count", r.resume.stable_count);
     write_attr(root, "resume_separation_round", r.resume.separation_round);
     write_1d(root, "resume_stop_key", r.resume.stop_key);
   }
   if (r.tuning.present) write_tuning(root, r.tuning);
   for_each_timing(r.timings, [&](const char* name, double value) { write_attr(root, name, value); });
-
-  check(file.close(), detail::concat("close ", tmp));
 }
-
-}  // namespace
 
 void write_run_state_h5(const RunResult& result, const std::string& path) {
   // A checkpoint is written while the next period may be read on the prefetch thread

@@ -96,6 +96,15 @@ std::vector<double> score_column(std::span<const float> column, bool categorical
   return out;
 }
 
+/// After `scored` of the `p` features: the fraction scored. The top select_top are chosen once every feature is
+/// scored: no selected count before.
+RoundReport progress(std::size_t scored, std::size_t p) {
+  return {.round = static_cast<std::int32_t>(scored),
+          .total_rounds = static_cast<std::int32_t>(p),
+          .label = "scored",
+          .value = static_cast<double>(scored) / static_cast<double>(p)};
+}
+
 /// Every feature's task result, in feature order, on every rank.
 std::vector<std::vector<double>> score_all(const MethodRun& run, const LoggedSource& source, const Settings& s) {
   const LoggedHeader& header = source.header();
@@ -115,13 +124,7 @@ std::vector<std::vector<double>> score_all(const MethodRun& run, const LoggedSou
     };
     for (auto& result : run.executor.map(count, task)) all.push_back(std::move(result));
     if (run.on_round && run.comm.rank() == 0) {
-      RoundReport report;
-      report.round = static_cast<std::int32_t>(all.size());
-      report.total_rounds = static_cast<std::int32_t>(p);
-      report.metric = "scored";  // the fraction of the features scored
-      report.test_score = static_cast<double>(all.size()) / static_cast<double>(p);
-      report.arm_size = count;
-      run.on_round(report);
+      run.on_round(progress(all.size(), static_cast<std::size_t>(p)));
     }
   }
   return all;
@@ -246,6 +249,7 @@ class CmabScoresMethod final : public Method {
     if (run.comm.rank() != 0) return std::nullopt;
     MethodResult result = make_result(run, source->header(), params, settings, scored);
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
+    report_final(run, progress(scored.size(), scored.size()), result);
     return result;
   }
 };

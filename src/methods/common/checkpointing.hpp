@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoint plumbing shared by FIRST's and FUSE's checkpoints (the bandit's is its own):
+// Checkpoint plumbing shared by every method's checkpoint (each writes its own body):
 //  - the ResumeKey a checkpoint must match to be resumed: the job's canonical text, the hash of the keys that decide
 //    the numbers (run/job_identity.hpp) and the data's fingerprint (source description, shape and feature names),
 //    stored as root attributes of checkpoint.h5;
@@ -42,9 +42,11 @@ ResumeKey read_checkpoint_key(const bfs::detail::Reader& reader, std::string_vie
 /// InputError naming `path` when the checkpoint's key is another job's (naming the keys that differ) or other data's.
 void check_resumable(const ResumeKey& saved, const std::string& path, const ResumeKey& current);
 
-/// After round `round` (1-based): rank 0 asks run.control whether a stop was requested and calls `write` (which
-/// writes the checkpoint) when stopping or every run.checkpoint_every rounds. The decision is broadcast, so every
-/// rank leaves the loop after the same round. Returns true when the run must stop.
+/// After round `round` (1-based), on the process that decides: asks `control` whether a stop was requested and calls
+/// `write` (which writes the checkpoint) when stopping or every control.checkpoint_every rounds, when there is a
+/// checkpoint path. Returns true when the run must stop.
+bool stop_after_round(const RunControl& control, std::int64_t round, const std::function<void()>& write);
+/// The same decision made by rank 0 of run.comm and broadcast, so every rank leaves the loop after the same round.
 bool stop_after_round(const MethodRun& run, std::int64_t round, const std::function<void()>& write);
 
 }  // namespace bfs::methods

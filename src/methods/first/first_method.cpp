@@ -137,16 +137,22 @@ class Checkpointing {
   }
   void report_progress(const first::ForwardState& state) const {
     if (!run_.on_round) return;
-    RoundReport report;
-    report.round = state.step;
-    report.total_rounds = total_;
-    report.metric = "explained";  // V̂_A, the explained variance of the forward set (eq. 15)
-    report.test_score = state.explained.back();
-    report.selected = state.forward.size();
-    report.arm_size = state.forward.size();
-    run_.on_round(report);
+    run_.on_round(progress(state.step, state.explained.back(), state.forward.size()));
   }
 
+ public:
+  /// After a forward step: V̂_A, the explained variance of the forward set A (eq. 15), and |A|, which the forward
+  /// selection has selected so far (NANNE-BE may drop some of A at the end).
+  RoundReport progress(std::int32_t step, double explained, std::size_t forward) const {
+    return {.round = step,
+            .total_rounds = total_,
+            .label = "explained",
+            .value = explained,
+            .selected = forward,
+            .set_size = forward};
+  }
+
+ private:
   const MethodRun& run_;
   std::string hash_;
   std::string fingerprint_;
@@ -203,6 +209,8 @@ class FirstMethod final : public Method {
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);
     result.timings = {{"wall_seconds", seconds_since(start)}, {"data_seconds", data_seconds}};
+    const double explained = outcome.forward_explained.empty() ? 0.0 : outcome.forward_explained.back();
+    report_final(run, checkpointing.progress(outcome.steps, explained, outcome.forward.size()), result);
     return result;
   }
 };

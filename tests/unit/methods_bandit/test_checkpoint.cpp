@@ -1,10 +1,15 @@
+#include <hdf5.h>
+
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "data/detail/h5_handle.hpp"
+#include "methods/bandit/bandit_checkpoint.hpp"
 #include "methods/bandit/local_runner.hpp"
 #include "methods/bandit/run_result_h5.hpp"
+#include "output/result_io.hpp"
 #include "run/job_identity.hpp"
 
 using namespace bfs;
@@ -185,4 +190,49 @@ BOOST_AUTO_TEST_CASE(a_tuning_job_refuses_the_checkpoint_of_an_untuned_run_befor
   } catch (const InputError& e) {
     BOOST_TEST(std::string(e.what()).find("no [tuning] choice") != std::string::npos, e.what());
   }
+}
+
+// The bandit's checkpoint is methods/common's (kind "bandit checkpoint", the resume key in its header): another
+// method's checkpoint, or a state whose parts disagree, is refused naming the file, and the file is left as it was.
+BOOST_AUTO_TEST_CASE(another_methods_or_an_inconsistent_checkpoint_is_refused_naming_the_file) {
+  TempDir dir;
+  Context context;
+  RunControl control;
+  control.checkpoint_path = (dir.path / "checkpoint.h5").string();
+  control.checkpoint_every = 5;
+  run_local(offline_job(), "", context, control);
+  const BanditCheckpoint good = read_bandit_checkpoint(control.checkpoint_path);
+  BOOST_TEST(good.state.iterations == 25 - 5);
+  BOOST_TEST(good.key.job_hash == job_hash(offline_job()));
+  // `inspect` reads it as a pre-layout result (output/result_h5_read.cpp, read_old_layout).
+  const MethodResult inspected = read_result_h5(control.checkpoint_path);
+  BOOST_TEST(inspected.method == "bandit");
+  BOOST_TEST(inspected.iterations == 20);
+  BOOST_TEST(inspected.trajectory == good.state.trajectory);
+  control.resume = true;
+
+  const auto expect_refused = [&](const std::string& fragment) {
+    const auto before = fs::file_size(control.checkpoint_path);
+    try {
+      run_local(offline_job(), "", context, control);
+      BOOST_FAIL("resumed a checkpoint that should be refused (" << fragment << ")");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      BOOST_TEST(what.find(control.checkpoint_path) != std::string::npos, what);
+      BOOST_TEST(what.find(fragment) != std::string::npos, what);
+    }
+    BOOST_TEST(fs::file_size(control.checkpoint_path) == before);
+  };
+  // One more round than the trajectory holds.
+  {
+    detail::H5Handle file = detail::h5_file(H5Fopen(control.checkpoint_path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    detail::H5Handle attr = detail::h5_attr(H5Aopen(file.get(), "iterations", H5P_DEFAULT));
+    const std::int32_t rounds = 21;
+    BOOST_TEST_REQUIRE(H5Awrite(attr.get(), H5T_NATIVE_INT32, &rounds) >= 0);
+  }
+  expect_refused("inconsistent state");
+  // Another method's checkpoint.
+  methods::write_checkpoint(control.checkpoint_path, {"first forward-selection checkpoint", "first", good.key},
+                            [](hid_t) {});
+  expect_refused("not a bandit checkpoint");
 }
