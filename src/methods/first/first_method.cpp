@@ -128,19 +128,6 @@ class Checkpointing {
     return [this](const first::ForwardState& state) { return after_step(state); };
   }
 
- private:
-  bool after_step(const first::ForwardState& state) const {
-    if (run_.comm.rank() == 0) report_progress(state);
-    return methods::stop_after_round(run_, state.step, [&] {
-      first::write_first_checkpoint(run_.control.checkpoint_path, {{run_.job_text, hash_, fingerprint_}, state});
-    });
-  }
-  void report_progress(const first::ForwardState& state) const {
-    if (!run_.on_round) return;
-    run_.on_round(progress(state.step, state.explained.back(), state.forward.size()));
-  }
-
- public:
   /// After a forward step: V̂_A, the explained variance of the forward set A (eq. 15), and |A|, which the forward
   /// selection has selected so far (NANNE-BE may drop some of A at the end).
   RoundReport progress(std::int32_t step, double explained, std::size_t forward) const {
@@ -153,6 +140,17 @@ class Checkpointing {
   }
 
  private:
+  bool after_step(const first::ForwardState& state) const {
+    if (run_.comm.rank() == 0) report_progress(state);
+    return methods::stop_after_round(run_, state.step, [&] {
+      first::write_first_checkpoint(run_.control.checkpoint_path, {{run_.job_text, hash_, fingerprint_}, state});
+    });
+  }
+  void report_progress(const first::ForwardState& state) const {
+    if (!run_.on_round) return;
+    run_.on_round(progress(state.step, state.explained.back(), state.forward.size()));
+  }
+
   const MethodRun& run_;
   std::string hash_;
   std::string fingerprint_;
