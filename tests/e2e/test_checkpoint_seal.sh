@@ -77,7 +77,6 @@ tiny_job | sed 's/^iterations = 8/iterations = 3000/' >"$WORK/bandit.toml"
 
 check_method first "$WORK/first.toml"
 check_method fuse "$WORK/fuse.toml"
-# The bandit's checkpoint is the engine's own file, not yet written through methods/common/checkpointing; once it
-# is, its case is the line: check_method bandit "$WORK/bandit.toml"
+check_method bandit "$WORK/bandit.toml"
 
 finish

@@ -16,15 +16,6 @@ namespace {
 
 constexpr std::string_view kKind = "cmab-scores checkpoint";
 
-/// A stable digest of the feature names, in hex (an HDF5 attribute holds at most 64 KiB).
-std::string names_digest(const std::string& text) {
-  Fnv1a64 hash;
-  hash.update(text.data(), text.size());
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016" PRIx64, hash.value());
-  return buffer;
-}
-
 }  // namespace
 
 void write_cmab_checkpoint(const std::string& path, const CmabCheckpoint& checkpoint) {
@@ -74,7 +65,7 @@ std::string logged_fingerprint(const LoggedHeader& header) {
   std::string arms;
   for (const std::string& label : header.arm_labels) arms += "|" + label;
   return header.origin + "|rows=" + std::to_string(header.rows) + "|cols=" + std::to_string(header.cols) + "|arms" +
-         arms + "|names=" + names_digest(names);
+         arms + "|names=" + fnv1a_hex(names);
 }
 
 }  // namespace bfs::cmab

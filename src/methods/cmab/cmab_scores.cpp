@@ -18,7 +18,6 @@
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "data/logged_data.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
 #include "methods/cmab/binning.hpp"
 #include "methods/cmab/cell_counts.hpp"
 #include "methods/cmab/cmab_checkpoint.hpp"
@@ -26,6 +25,7 @@
 #include "methods/cmab/scores.hpp"
 #include "methods/common/top_k.hpp"
 #include "methods/method.hpp"
+#include "run/truth_metrics.hpp"
 #include "simulate/cmab_hte.hpp"
 
 namespace bfs {
@@ -163,6 +163,15 @@ struct Scoring {
   bool interrupted = false;
 };
 
+/// After `scored` of the `p` features: the fraction scored. The top select_top are chosen once every feature is
+/// scored: no selected count before.
+RoundReport progress(std::size_t scored, std::size_t p) {
+  return {.round = static_cast<std::int32_t>(scored),
+          .total_rounds = static_cast<std::int32_t>(p),
+          .label = "scored",
+          .value = static_cast<double>(scored) / static_cast<double>(p)};
+}
+
 Scoring score_all(const MethodRun& run, const LoggedSource& source, const Settings& s,
                   const Checkpointing& checkpointing) {
   const LoggedHeader& header = source.header();
@@ -184,13 +193,7 @@ Scoring score_all(const MethodRun& run, const LoggedSource& source, const Settin
     };
     for (auto& result : run.executor.map(count, task)) all.push_back(std::move(result));
     if (run.on_round && run.comm.rank() == 0) {
-      RoundReport report;
-      report.round = static_cast<std::int32_t>(all.size());
-      report.total_rounds = static_cast<std::int32_t>(p);
-      report.metric = "scored";  // the fraction of the features scored
-      report.test_score = static_cast<double>(all.size()) / static_cast<double>(p);
-      report.arm_size = count;
-      run.on_round(report);
+      run.on_round(progress(all.size(), static_cast<std::size_t>(p)));
     }
     if (first + static_cast<Index>(count) < p && checkpointing.stop_after(++waves, all)) {
       out.interrupted = true;
@@ -327,6 +330,7 @@ class CmabScoresMethod final : public Method {
     }
     MethodResult result = make_result(run, source->header(), params, settings, scoring.scored);
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
+    report_final(run, progress(scoring.scored.size(), scoring.scored.size()), result);
     return result;
   }
 };

@@ -22,13 +22,6 @@ constexpr std::size_t kDigestAt = kMagic.size() + kDigestLabel.size();
 constexpr std::size_t kDigestDigits = 16;
 constexpr std::string_view kSizeLabel = "\nbytes ";
 
-std::string hex16(std::uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(kDigestDigits, '0');
-  for (std::size_t i = kDigestDigits; i-- > 0; value >>= 4) out[i] = kDigits[value & 0xF];
-  return out;
-}
-
 std::string seal_text(std::uintmax_t bytes, std::uint64_t digest) {
   std::string text = detail::concat(kMagic, kDigestLabel, hex16(digest), kSizeLabel, bytes, "\n");
   text.resize(static_cast<std::size_t>(kSealBytes), '\0');

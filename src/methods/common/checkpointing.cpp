@@ -4,9 +4,8 @@
 #include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_result_write.hpp"
-#include "engine/local_runner.hpp"  // job_hash
-#include "engine/round_driver.hpp"  // differing_keys
 #include "methods/common/checkpoint_seal.hpp"
+#include "run/job_identity.hpp"
 
 namespace bfs::methods {
 
@@ -54,14 +53,16 @@ void check_resumable(const ResumeKey& saved, const std::string& path, const Resu
                      "resume.");
 }
 
+bool stop_after_round(const RunControl& control, std::int64_t round, const std::function<void()>& write) {
+  const bool stop = control.stop_requested && control.stop_requested();
+  const bool periodic = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
+  if ((stop || periodic) && !control.checkpoint_path.empty()) write();
+  return stop;
+}
+
 bool stop_after_round(const MethodRun& run, std::int64_t round, const std::function<void()>& write) {
-  const RunControl& control = run.control;
   bool stop = false;
-  if (run.comm.rank() == 0) {
-    stop = control.stop_requested && control.stop_requested();
-    const bool periodic = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
-    if ((stop || periodic) && !control.checkpoint_path.empty()) write();
-  }
+  if (run.comm.rank() == 0) stop = stop_after_round(run.control, round, write);
   if (run.comm.size() > 1) stop = run.comm.broadcast(stop ? "1" : "0", 0) == "1";
   return stop;
 }

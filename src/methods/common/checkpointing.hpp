@@ -1,8 +1,8 @@
 #pragma once
-// Checkpoint plumbing shared by the methods' checkpoints (FIRST's, FUSE's; the bandit's is the engine's):
+// Checkpoint plumbing shared by every method's checkpoint (each writes its own body):
 //  - the ResumeKey a checkpoint must match to be resumed: the job's canonical text, the hash of the keys that decide
-//    the numbers (engine job_hash) and the data's fingerprint (source description, shape and feature names), stored
-//    as root attributes of checkpoint.h5;
+//    the numbers (run/job_identity.hpp) and the data's fingerprint (source description, shape and feature names),
+//    stored as root attributes of checkpoint.h5;
 //  - the seal (checkpoint_seal.hpp): every checkpoint written here carries its size and digest, and is only read
 //    through a CheckpointReader, which verifies them first;
 //  - the stop-and-checkpoint decision after a round, made by rank 0 and broadcast;
@@ -53,9 +53,11 @@ ResumeKey read_checkpoint_key(const CheckpointReader& reader, std::string_view k
 /// InputError naming `path` when the checkpoint's key is another job's (naming the keys that differ) or other data's.
 void check_resumable(const ResumeKey& saved, const std::string& path, const ResumeKey& current);
 
-/// After round `round` (1-based): rank 0 asks run.control whether a stop was requested and calls `write` (which
-/// writes the checkpoint) when stopping or every run.checkpoint_every rounds. The decision is broadcast, so every
-/// rank leaves the loop after the same round. Returns true when the run must stop.
+/// After round `round` (1-based), on the process that decides: asks `control` whether a stop was requested and calls
+/// `write` (which writes the checkpoint) when stopping or every control.checkpoint_every rounds, when there is a
+/// checkpoint path. Returns true when the run must stop.
+bool stop_after_round(const RunControl& control, std::int64_t round, const std::function<void()>& write);
+/// The same decision made by rank 0 of run.comm and broadcast, so every rank leaves the loop after the same round.
 bool stop_after_round(const MethodRun& run, std::int64_t round, const std::function<void()>& write);
 
 /// A method's run state around its rounds: this run's ResumeKey; on --resume, the checkpoint read and checked by

@@ -9,14 +9,14 @@
 
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/round_driver.hpp"  // describe_source
 #include "methods/common/column_major.hpp"
 #include "methods/first/first.hpp"
 #include "methods/first/first_checkpoint.hpp"
 #include "methods/first/first_params.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {
@@ -92,23 +92,23 @@ first::ForwardState start_state(const methods::Checkpointing& checkpointing) {
   return bytes ? first::deserialize_forward_state(*bytes) : first::ForwardState{};
 }
 
-void report_progress(const MethodRun& run, const first::ForwardState& state, std::int32_t total) {
-  if (!run.on_round) return;
-  RoundReport report;
-  report.round = state.step;
-  report.total_rounds = total;
-  report.metric = "explained";  // V̂_A, the explained variance of the forward set (eq. 15)
-  report.test_score = state.explained.back();
-  report.selected = state.forward.size();
-  report.arm_size = state.forward.size();
-  run.on_round(report);
+/// After a forward step: V̂_A, the explained variance of the forward set A (eq. 15), and |A|, which the forward
+/// selection has selected so far (NANNE-BE may drop some of A at the end).
+RoundReport progress(std::int32_t step, std::int32_t total, double explained, std::size_t forward) {
+  return {.round = step,
+          .total_rounds = total,
+          .label = "explained",
+          .value = explained,
+          .selected = forward,
+          .set_size = forward};
 }
 
 /// After each forward step: progress, then rank 0 writes OUT/checkpoint.h5 every run.checkpoint_every steps and
 /// when a stop is requested; every rank leaves the loop at the same step.
 first::StepHook step_hook(const MethodRun& run, const methods::Checkpointing& checkpointing, std::size_t total_steps) {
   return [&run, &checkpointing, total = static_cast<std::int32_t>(total_steps)](const first::ForwardState& state) {
-    if (run.comm.rank() == 0) report_progress(run, state, total);
+    if (run.comm.rank() == 0 && run.on_round)
+      run.on_round(progress(state.step, total, state.explained.back(), state.forward.size()));
     return checkpointing.stop_after(state.step, [&] {
       first::write_first_checkpoint(checkpointing.path(), {checkpointing.key(), state});
     });
@@ -165,6 +165,11 @@ class FirstMethod final : public Method {
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);
     result.timings = {{"wall_seconds", seconds_since(start)}, {"data_seconds", data_seconds}};
+    const double explained = outcome.forward_explained.empty() ? 0.0 : outcome.forward_explained.back();
+    report_final(run,
+                 progress(static_cast<std::int32_t>(outcome.steps), static_cast<std::int32_t>(total_steps), explained,
+                          outcome.forward.size()),
+                 result);
     return result;
   }
 };

@@ -21,9 +21,6 @@
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/round_driver.hpp"  // describe_source
 #include "methods/common/top_k.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
@@ -31,6 +28,9 @@
 #include "methods/fuse/selection.hpp"
 #include "methods/fuse/tree.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {
@@ -59,6 +59,16 @@ void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, c
 
 /// What the search leaves: the tree and each iteration's reward and final-set size; `interrupted` when a stop
 /// request ended it after `reward.size()` iterations (their rewards are in the checkpoint).
+/// After `done` of `total` iterations: the last reward (the AUC of the last descent's feature set, eq. 9) and that
+/// set's size. The selection (top g-RAVE or the most visited path) is made once the search is done: no selected count.
+RoundReport progress(std::uint64_t done, std::uint64_t total, double reward, std::size_t set_size) {
+  return {.round = static_cast<std::int32_t>(done),
+          .total_rounds = static_cast<std::int32_t>(total),
+          .label = "auc",
+          .value = reward,
+          .set_size = set_size};
+}
+
 struct SearchOutcome {
   std::vector<double> reward;
   std::vector<std::int32_t> final_size;
@@ -137,13 +147,7 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
     }
     if (replayed) continue;
     if (run.on_round && run.comm.rank() == 0) {
-      RoundReport report;
-      report.round = static_cast<std::int32_t>(first + count);
-      report.total_rounds = static_cast<std::int32_t>(total);
-      report.metric = "auc";
-      report.test_score = values.back()[0];
-      report.arm_size = descents.back().features.size();
-      run.on_round(report);
+      run.on_round(progress(first + count, total, values.back()[0], descents.back().features.size()));
     }
     const auto round = static_cast<std::int64_t>(first / batch + 1);
     if (first + count < total && checkpointing.stop_after(round, [&] {
@@ -262,10 +266,14 @@ class FuseMethod final : public Method {
                             run.control.checkpoint_path + ")";
       return stopped;
     }
+    const std::size_t iterations = outcome.reward.size();
+    const double last_reward = outcome.reward.empty() ? 0.0 : outcome.reward.back();
+    const std::size_t last_size = outcome.final_size.empty() ? 0 : static_cast<std::size_t>(outcome.final_size.back());
     MethodResult result = make_result(run, data, params, tree, std::move(outcome));
     // search_seconds: the descents and rewards alone, without loading and standardising (scripts/bench/fuse_speed.sh).
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()},
                       {"search_seconds", search_seconds}};
+    report_final(run, progress(iterations, iterations, last_reward, last_size), result);
     return result;
   }
 };
