@@ -36,13 +36,13 @@ endfunction()
 
 # DESIGN §2 / docs/architecture.md: the layers of src/, lowest first. A module may include its own headers and those
 # of a lower layer, never one of its own layer or above, except the listed peers. Fails the configure step naming
-# the file and the include when a module reaches up (e.g. engine/ including output/).
+# the file and the include when a module reaches up (e.g. run/ including output/).
 set(BANDITFS_LAYERS
     "core"
     "config,data"
-    "simulate,estimators,bandit,gkx"
+    "simulate,estimators,gkx"
     "importance"
-    "engine"
+    "run"
     "methods"
     "dist,output"
     "cli")

@@ -1,21 +1,22 @@
 #!/usr/bin/python3
-"""Figure-6-like pictures of an empirical (GKX panel) run, and its top features beside GKX's ranking.
+"""Figure-6-like pictures of an empirical (GKX panel) run, and its top features.
 
 Reads a banditfs result.h5 of the bandit (/trajectory [iterations x p], /feature_names, /importance = the posterior
-means, /bandit/iteration_period; files from before issue 10 have /posterior_mean and /iteration_period) and
-draws, as paper 000 Fig. 6 does:
-  (a) OUT_trajectories.png — every posterior inclusion-probability trajectory: the 94 characteristics in colour
-      (the planted ones of --truth in red, thick), sic2 dummies in light blue, noise columns (noise<j>) in grey;
-      month boundaries on a secondary axis;
-  (b) OUT_top.png — the top-k (default 25) final posterior means as a bar chart coloured by kind.
-It prints a markdown table of the top features beside Gu-Kelly-Xiu's published ranking (docs/data/gkx_ranking.csv;
-only the ranks it lists) and, with --truth DIR/truth.json from `banditfs simulate gkx-like`, beside the planted
-truth, followed by the study's checks (planted strong predictors above 0.5; share of noise columns below 0.5).
+means, /bandit/iteration_period, /truth when the panel had one; files from before issue 10 have /posterior_mean and
+/iteration_period) and draws, as paper 000 Fig. 6 does:
+  (a) OUT_trajectories.png — every posterior inclusion-probability trajectory: characteristics in blue, the planted
+      ones in red (strong, thick) and orange (weak), sic2 and macro columns in light blue, noise columns (noise<j>)
+      in grey; month boundaries on a secondary axis; the legend draws each group as its lines are drawn;
+  (b) OUT_top.png — the top-k (default 25) final posterior means as a bar chart in the same colours.
+It prints a markdown table of the top features beside the planted truth, and the study's checks (planted strong
+predictors above 0.5; share of noise columns below 0.5). The truth is --truth DIR/truth.json of `banditfs simulate
+gkx-like` (strong and weak), else result.h5's /truth (the planted features, not told apart), and the script says
+which it used. The six features paper 000 reports above 0.6 most of the time on the real panel [Wu §5.2] are
+marked; Gu-Kelly-Xiu's own ranking is not printed (their figure is not transcribed here).
 
-Usage: plot_empirical.py result.h5 OUT_PREFIX [--top 25] [--truth truth.json] [--ranking docs/data/gkx_ranking.csv]
+Usage: plot_empirical.py result.h5 OUT_PREFIX [--top 25] [--truth truth.json]
 """
 import argparse
-import csv
 import json
 import os
 import sys
@@ -31,7 +32,6 @@ from matplotlib.lines import Line2D  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plot_trajectories import GREY, HIGHLIGHT, decode  # noqa: E402
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIC_COLOUR = "#9ecae1"
 WEAK_COLOUR = "#ff7f0e"
 CHAR_COLOUR = "#1f77b4"
@@ -45,11 +45,12 @@ def load(path):
         mean = np.asarray(f["importance" if "importance" in f else "posterior_mean"][...], dtype=np.float64)
         period_name = next((n for n in ("bandit/iteration_period", "iteration_period") if n in f), None)
         period = np.asarray(f[period_name][...], dtype=np.int64) if period_name else None
+        truth = [names[int(i)] for i in f["truth"][...]] if "truth" in f else None
         attrs = {k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v for k, v in f.attrs.items()}
         if "bandit" in f:  # issue 10: the bandit's facts (policy, estimator) are attributes of /bandit
             attrs.update({k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v
                           for k, v in f["bandit"].attrs.items()})
-    return trajectory, names, mean, period, attrs
+    return trajectory, names, mean, period, attrs, truth
 
 
 def kind_of(name):
@@ -62,42 +63,60 @@ def kind_of(name):
     return "characteristic"
 
 
-def load_ranking(path):
-    """{characteristic: rank} and the source note of docs/data/gkx_ranking.csv (comment lines start with '#')."""
-    if not path or not os.path.exists(path):
-        return {}, ""
-    with open(path) as f:
-        lines = [ln for ln in f if not ln.startswith("#")]
-    rows = list(csv.DictReader(lines))
-    return {r["characteristic"]: int(r["rank"]) for r in rows}, (rows[0]["source"] if rows else "")
+# The features paper 000 finds above 0.6 most of the time on the real 2010-2019 panel, each among Gu, Kelly and
+# Xiu's strong predictors [Wu §5.2].
+WU_STRONG = ("indmom", "baspread", "mom12m", "beta", "mom1m", "idiovol")
+
+
+def choose_truth(truth_json, h5_truth):
+    """(strong, weak, note): from --truth's truth.json when given, else result.h5's /truth (all as planted)."""
+    if truth_json:
+        with open(truth_json) as f:
+            truth = json.load(f)
+        strong = list(truth.get("strong", []))
+        weak = [n for n in truth.get("planted", []) if n not in strong]
+        note = f"truth: {truth_json} ({len(strong)} strong, {len(weak)} weak planted features)"
+        if h5_truth is not None and sorted(h5_truth) != sorted(strong + weak):
+            note += "; it differs from result.h5's /truth, which is not used"
+        return strong, weak, note
+    if h5_truth is not None:
+        return list(h5_truth), [], (f"truth: result.h5's /truth ({len(h5_truth)} planted features, drawn as strong; "
+                                    "--truth truth.json tells strong from weak)")
+    return [], [], "truth: none (no --truth, no /truth in result.h5)"
+
+
+def line_groups(names, strong, weak):
+    """The trajectory groups in drawing order: (label, feature indices, colour, width, alpha, z)."""
+    kinds = [kind_of(n) for n in names]
+    noise = [k for k, t in enumerate(kinds) if t == "noise"]
+    other = [k for k, t in enumerate(kinds) if t in ("sic2", "macro")]
+    chars = [k for k, t in enumerate(kinds) if t == "characteristic" and names[k] not in strong + weak]
+    has_macro = any(t == "macro" for t in kinds)
+    return [
+        (f"noise ({len(noise)})", noise, GREY, 0.4, float(np.clip(10.0 / max(len(noise), 1), 0.03, 0.4)), 1),
+        (f"sic2{' and macro' if has_macro else ''} columns ({len(other)})", other, SIC_COLOUR, 0.5, 0.5, 2),
+        (f"characteristics ({len(chars)})", chars, CHAR_COLOUR, 0.7, 0.6, 3),
+        ("planted weak", [names.index(n) for n in weak if n in names], WEAK_COLOUR, 1.4, 1.0, 4),
+        ("planted strong", [names.index(n) for n in strong if n in names], HIGHLIGHT, 1.8, 1.0, 5),
+    ]
 
 
 def plot_trajectories(path, trajectory, names, strong, weak, period, title, dpi):
+    """Draws and saves panel (a); returns the figure (closed) for checks."""
     iterations, p = trajectory.shape
     x = np.arange(1, iterations + 1, dtype=np.float32)
-    kinds = [kind_of(n) for n in names]
     fig, ax = plt.subplots(figsize=(12, 6))
-
-    def collection(idx, colour, width, alpha, z):
+    handles = []
+    for label, idx, colour, width, alpha, z in line_groups(names, strong, weak):
         if len(idx) == 0 or iterations == 0:
-            return
+            continue
         seg = np.empty((len(idx), iterations, 2), dtype=np.float32)
         seg[:, :, 0] = x
         seg[:, :, 1] = trajectory[:, idx].T
-        ax.add_collection(LineCollection(seg, colors=colour, linewidths=width, alpha=alpha, zorder=z))
-
-    noise = [k for k, t in enumerate(kinds) if t == "noise"]
-    sic = [k for k, t in enumerate(kinds) if t in ("sic2", "macro")]
-    chars = [k for k, t in enumerate(kinds) if t == "characteristic" and names[k] not in strong + weak]
-    collection(noise, GREY, 0.4, float(np.clip(10.0 / max(len(noise), 1), 0.03, 0.4)), 1)
-    collection(sic, SIC_COLOUR, 0.5, 0.5, 2)
-    cmap = plt.get_cmap("tab20")
-    for j, k in enumerate(chars):
-        ax.plot(x, trajectory[:, k], color=cmap(j % 20), linewidth=0.7, alpha=0.8, zorder=3)
-    for k in [names.index(n) for n in weak if n in names]:
-        ax.plot(x, trajectory[:, k], color=WEAK_COLOUR, linewidth=1.4, zorder=4)
+        # gid: the group, so that a check can match each legend entry with the lines it stands for.
+        ax.add_collection(LineCollection(seg, colors=colour, linewidths=width, alpha=alpha, zorder=z, gid=label))
+        handles.append(Line2D([], [], color=colour, linewidth=max(width, 1.0), alpha=max(alpha, 0.4), label=label))
     for k in [names.index(n) for n in strong if n in names]:
-        ax.plot(x, trajectory[:, k], color=HIGHLIGHT, linewidth=1.8, zorder=5)
         ax.annotate(names[k], (x[-1], trajectory[-1, k]), fontsize=7, color=HIGHLIGHT, xytext=(3, 0),
                     textcoords="offset points", va="center")
     ax.axhline(0.5, color="black", linestyle="--", linewidth=0.8, zorder=6)
@@ -112,18 +131,13 @@ def plot_trajectories(path, trajectory, names, strong, weak, period, title, dpi)
             pick = starts[:: max(1, len(starts) // 12)]
             top.set_xticks(pick + 1)
             top.set_xticklabels([str(period[s]) for s in pick], fontsize=7, rotation=45)
-    handles = [Line2D([], [], color=GREY, label=f"noise ({len(noise)})"),
-               Line2D([], [], color=SIC_COLOUR, label=f"sic2 dummies ({len(sic)})"),
-               Line2D([], [], color=cmap(0), label=f"characteristics ({len(chars)})")]
-    if strong:
-        handles.insert(0, Line2D([], [], color=HIGHLIGHT, linewidth=1.8, label="planted strong"))
-    if weak:
-        handles.insert(1, Line2D([], [], color=WEAK_COLOUR, linewidth=1.4, label="planted weak"))
+    handles.reverse()  # planted first, as drawn on top
     ax.legend(handles=handles, loc="lower left", fontsize="small", ncol=len(handles), frameon=False)
     ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
     plt.close(fig)
+    return fig
 
 
 def plot_top(path, names, mean, strong, weak, top, title, dpi):
@@ -148,23 +162,17 @@ def plot_top(path, names, mean, strong, weak, top, title, dpi):
     plt.close(fig)
 
 
-def report(names, mean, trajectory, strong, weak, ranking, ranking_source, top):
+def report(names, mean, trajectory, strong, weak, top):
     order = sorted(range(len(mean)), key=lambda k: (-mean[k], k))[:top]
     above = (trajectory > 0.5).mean(axis=0) if trajectory.shape[0] else np.zeros(len(names))
-    print(f"| rank | feature | posterior mean | share of iterations > 0.5 | GKX rank | planted |")
+    print("| rank | feature | posterior mean | share of iterations > 0.5 | planted | paper 000 §5.2 |")
     print("|---|---|---|---|---|---|")
     for r, k in enumerate(order, 1):
         n = names[k]
         planted = "strong" if n in strong else "weak" if n in weak else ""
-        print(f"| {r} | {n} | {mean[k]:.3f} | {above[k]:.2f} | {ranking.get(n, '')} | {planted} |")
-    if ranking_source:
-        print(f"\nGKX rank: {ranking_source} (blank = not among the ranks listed).")
-    if ranking:
-        print("\n| GKX rank | characteristic | our rank | posterior mean |\n|---|---|---|---|")
-        ours = {names[k]: r for r, k in enumerate(sorted(range(len(mean)), key=lambda k: (-mean[k], k)), 1)}
-        for n, r in sorted(ranking.items(), key=lambda kv: kv[1]):
-            k = names.index(n) if n in names else None
-            print(f"| {r} | {n} | {ours.get(n, '-')} | {mean[k]:.3f} |" if k is not None else f"| {r} | {n} | - | - |")
+        print(f"| {r} | {n} | {mean[k]:.3f} | {above[k]:.2f} | {planted} | {'> 0.6' if n in WU_STRONG else ''} |")
+    print("\npaper 000 §5.2: the features Wu finds above 0.6 most of the time on the real 2010-2019 panel, all among "
+          "Gu, Kelly and Xiu's strong predictors.")
     noise = np.array([kind_of(n) == "noise" for n in names])
     if strong:
         print("\nplanted strong predictors (final posterior mean; target > 0.5):")
@@ -190,26 +198,21 @@ def main(argv=None):
     parser.add_argument("out_prefix", help="writes OUT_PREFIX_trajectories.png and OUT_PREFIX_top.png")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--truth", help="truth.json of `banditfs simulate gkx-like`")
-    parser.add_argument("--ranking", default=os.path.join(REPO, "docs", "data", "gkx_ranking.csv"))
     parser.add_argument("--title", default=None)
     parser.add_argument("--dpi", type=int, default=150)
     args = parser.parse_args(argv)
     try:
-        trajectory, names, mean, period, attrs = load(args.result)
+        trajectory, names, mean, period, attrs, h5_truth = load(args.result)
     except (OSError, KeyError) as e:
         print(f"plot_empirical.py: cannot read {args.result}: {e}", file=sys.stderr)
         return 1
-    strong, weak = [], []
-    if args.truth:
-        truth = json.load(open(args.truth))
-        strong = list(truth.get("strong", []))
-        weak = [n for n in truth.get("planted", []) if n not in strong]
-    ranking, ranking_source = load_ranking(args.ranking)
+    strong, weak, truth_note = choose_truth(args.truth, h5_truth)
+    print(truth_note)
     title = args.title or f"{attrs.get('data_origin', '')} {attrs.get('policy', '')} {attrs.get('estimator', '')}" \
                           f" (seed {attrs.get('seed', '?')}), {trajectory.shape[0]} iterations"
     plot_trajectories(f"{args.out_prefix}_trajectories.png", trajectory, names, strong, weak, period, title, args.dpi)
     plot_top(f"{args.out_prefix}_top.png", names, mean, strong, weak, max(args.top, 1), f"top {args.top}", args.dpi)
-    report(names, mean, trajectory, strong, weak, ranking, ranking_source, max(args.top, 1))
+    report(names, mean, trajectory, strong, weak, max(args.top, 1))
     print(f"\nwrote {args.out_prefix}_trajectories.png, {args.out_prefix}_top.png")
     return 0
 

@@ -18,8 +18,11 @@
 #include "cli/gkx_commands.hpp"
 #include "cli/gkx_simulate_command.hpp"
 #include "cli/progress.hpp"
+#include "cli/wait_policy.hpp"
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/signals.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/hdf5_io.hpp"
 #include "data/logged_data.hpp"
 #include "dist/runtime.hpp"
@@ -119,6 +122,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
                       out_dir.string(), session.size(), session.size() > 1 ? "s" : "");
     context.log->info("command: {}", args.command_line);
     context.log->info("method {} seed {} threads {}", job.method.name, job.run.seed, context.threads);
+    context.log->info("{}", cli::wait_policy_note());
     if (job_file_is_empty(args.job_path))
       context.log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
                         args.job_path, job.method.name, name_of(job.data.source), name_of(job.data.dgp), job.data.n,
@@ -225,6 +229,7 @@ int command_simulate(const SimulateArgs& args, Dgp dgp) {
   spec.binary = args.binary;
   spec.rho = args.rho;
   const Dataset data = simulate_dataset(spec, args.periods);
+  detail::create_parent_directories(args.out);  // as run does
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols() << " features (" << args.dgp
             << ", seed " << args.seed << ", " << data.num_periods() << " period(s), "
@@ -241,6 +246,7 @@ int command_simulate_cmab_hte(const SimulateArgs& args) {
     throw InputError(detail::concat("simulate cmab-hte: --p ", args.p,
                                     " is below the 10 features of the design (5 HTE, 2 correlational, 3 irrelevant)"));
   const auto source = simulate_cmab_hte(args.n, args.p, args.seed);
+  detail::create_parent_directories(args.out);  // as run does
   const bool csv = fs::path(args.out).extension() == ".csv";
   if (csv)
     write_logged_csv(args.out, *source);
@@ -268,6 +274,7 @@ int command_simulate_madelon_like(const SimulateArgs& args) {
   // Each cluster's A is informative × informative doubles (two floats each).
   check_simulation_fits(args.informative, 2 * args.informative, "--informative");
   const Dataset data = simulate_madelon_like(spec);
+  detail::create_parent_directories(args.out);  // as run does
   write_hdf5(data, args.out);
   std::cout << "wrote " << args.out << ": " << data.rows() << " rows x " << data.cols()
             << " features (madelon-like, seed " << args.seed << ", " << args.informative << " informative, "
@@ -332,6 +339,7 @@ int dispatch_simulate(const CLI::App& sim, SimulateArgs& args, const cli::GkxLik
 /// The command line parsed and run; the exit status.
 int run_command_line(int argc, char** argv) {
   disable_hdf5_exit_cleanup();
+  ignore_file_size_signal();
   CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
   app.set_version_flag("--version", BANDITFS_VERSION);
   app.require_subcommand(1);
@@ -415,6 +423,7 @@ int run_command_line(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  cli::wait_passively_unless_chosen(argv);  // first: it may re-execute the program
   // Setting up the command line can throw too (CLI11's construction errors, std::bad_alloc): nothing escapes main.
   try {
     return run_command_line(argc, argv);

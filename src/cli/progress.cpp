@@ -2,7 +2,26 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
 namespace bfs {
+
+namespace {
+
+/// printf-style text appended to `line`.
+[[gnu::format(printf, 2, 3)]] void append(std::string& line, const char* format, ...) {
+  char buffer[256];
+  va_list args;
+  va_start(args, format);
+  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  if (n > 0) line.append(buffer, std::min(static_cast<std::size_t>(n), sizeof buffer - 1));
+}
+
+}  // namespace
 
 ProgressPrinter::ProgressPrinter(double min_seconds, bool silent)
     : min_seconds_(min_seconds),
@@ -20,18 +39,21 @@ void ProgressPrinter::operator()(const RoundReport& report) {
     base_round_ = report.round;
     base_time_ = now;
   }
-  const bool last_round = report.round == report.total_rounds;
-  if (!last_round && std::chrono::duration<double>(now - last_).count() < min_seconds_) return;
+  if (!report.last && std::chrono::duration<double>(now - last_).count() < min_seconds_) return;
   last_ = now;
   const int rounds = report.round > base_round_ ? report.round - base_round_ : 1;
   const double elapsed =
       std::chrono::duration<double>(now - (report.round > base_round_ ? base_time_ : start_)).count();
   const double rate = elapsed > 0 ? rounds / elapsed : 0.0;
   const double eta = rate > 0 ? (report.total_rounds - report.round) / rate : 0.0;
-  std::fprintf(stderr, "%siteration %d/%d (%.0f%%)  %.2f it/s  ETA %.0fs  period %d  |S| %zu  %s %.3f  selected %zu%s",
-               tty_ ? "\r" : "", report.round, report.total_rounds, 100.0 * report.round / report.total_rounds, rate,
-               eta, report.period, report.arm_size, std::string(report.metric).c_str(), report.test_score,
-               report.selected, tty_ ? "\033[K" : "\n");
+  std::string line;
+  append(line, "iteration %d/%d (%.0f%%)  %.2f it/s  ETA %.0fs", report.round, report.total_rounds,
+         100.0 * report.round / report.total_rounds, rate, eta);
+  if (report.period >= 0) append(line, "  period %d", report.period);
+  if (report.set_size) append(line, "  |S| %zu", *report.set_size);
+  append(line, "  %.*s %.3f", static_cast<int>(report.label.size()), report.label.data(), report.value);
+  if (report.selected) append(line, "  selected %zu", *report.selected);
+  std::fprintf(stderr, "%s%s%s", tty_ ? "\r" : "", line.c_str(), tty_ ? "\033[K" : "\n");
   std::fflush(stderr);
   printed_ = true;
 }

@@ -1,16 +1,17 @@
 #pragma once
-// Progress lines (DESIGN §7): iteration, rate, ETA, selected count, to stderr at a bounded rate. A terminal gets
-// one live line rewritten in place; a batch log (not a TTY) gets plain lines.
+// Progress lines (DESIGN §7): iteration, rate, ETA, the method's progress quantity and selected count, to stderr at a
+// bounded rate. A terminal gets one live line rewritten in place; a batch log (not a TTY) gets plain lines.
 #include <chrono>
 #include <cstdio>
 
-#include "engine/local_runner.hpp"
+#include "run/progress.hpp"
 
 namespace bfs {
 
 class ProgressPrinter {
  public:
-  /// A line at most every `min_seconds` and at the last round; `silent` (--quiet, ranks other than 0): never.
+  /// A line at most every `min_seconds` and at the method's last report (RoundReport::last); `silent` (--quiet, ranks
+  /// other than 0): never.
   ProgressPrinter(double min_seconds, bool silent);
   void operator()(const RoundReport& report);
   /// Ends the live line on a terminal.

@@ -60,9 +60,9 @@ constexpr std::array<std::pair<Knockoffs, std::string_view>, 3> enum_table(Knock
 
 /// bandit.mode: offline bootstrap rounds on one data set, or online rounds on periods in order.
 enum class Mode { Offline, Online };
-/// bandit.policy (bandit/policy.hpp): Thompson sampling, top-two Thompson sampling, the TVS oracles.
+/// bandit.policy (methods/bandit/policy.hpp): Thompson sampling, top-two Thompson sampling, the TVS oracles.
 enum class PolicyKind { Ts, Ttts, Tvs };
-/// bandit.stop (bandit/stopping.hpp).
+/// bandit.stop (methods/bandit/stopping.hpp).
 enum class StopRule { Iterations, RankStable, SelectedStable, Truth };
 /// bandit.rebatch (data/batches.hpp): passes replay the same batches, or bootstrap and re-cut the data first.
 enum class Rebatch { None, Bootstrap };
@@ -210,7 +210,7 @@ struct RunConfig {
 /// hyperparameter tuning ... gridsearch and k-fold cross validation"). Only estimator.name = "gbm" is tunable. Each
 /// list is the grid of the [estimator] key of the same name; an empty list keeps the [estimator] value. The default
 /// grid (3·1·2·2·2·2 = 48 points) surrounds the paper's choice: learning rate 0.05, 200 trees, 50 leaves, depth 10,
-/// 20 samples per leaf, L2 0.01. See engine/tuning.hpp.
+/// 20 samples per leaf, L2 0.01. See methods/bandit/tuning.hpp.
 struct TuningConfig {
   bool enabled = false;
   int folds = 5;        ///< k of k-fold CV (the paper's reference code: 5)

@@ -108,6 +108,7 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   const std::size_t p = feature_cols.size();
   std::vector<float> x;
   std::vector<double> y;
+  std::vector<std::int64_t> lines_of_rows;  // the file's line of each row (blank lines are skipped), for messages
   auto parse = [&](std::string_view cell, std::size_t col) {
     const std::string_view s = strip_quotes(cell);
     auto where = [&] {
@@ -137,6 +138,7 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
                                       " cells but the header has ", header.size()));
     }
     y.push_back(parse(cells[target_col], target_col));
+    lines_of_rows.push_back(lines.line_number());
     for (std::size_t c : feature_cols) {
       const double v = parse(cells[c], c);
       if (std::abs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
@@ -154,6 +156,8 @@ Dataset read_csv(const std::string& path, const std::string& target, const std::
   data.X = Eigen::Map<const Matrix>(x.data(), n, static_cast<Index>(p));
   data.y = Eigen::Map<const Vector>(y.data(), n);
   for (std::size_t c : feature_cols) data.feature_names.push_back(header[c]);
+  check_target_scale(data.y, detail::concat(path, ", column '", printable(target), "'"),
+                     [&](Index i) { return detail::concat("line ", lines_of_rows[static_cast<std::size_t>(i)]); });
   validate_dataset(data);
   return data;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <unordered_set>
 
 #include "core/error.hpp"
@@ -39,6 +41,57 @@ void check_finite(const Dataset& data, Index first_row) {
       throw InputError(detail::concat(data.origin, ": y has ", nonfinite_kind(data.y[i]), " at row ", first_row + i));
     }
   }
+  check_target_scale(data.y, data.origin, first_row);
+}
+
+void check_target_scale(const Vector& y, const std::string& origin, Index first_row) {
+  check_target_scale(y, origin, [first_row](Index i) { return detail::concat("row ", first_row + i); });
+}
+
+void check_target_scale(const Vector& y, const std::string& origin, const std::function<std::string(Index)>& place) {
+  const Index n = y.size();
+  if (n == 0) return;
+  // Every method sums squares of y or of its deviations (R², variances, residuals): those sums must be finite, and
+  // a spread below the smallest normal double is rounding noise, not a target (its R² is 0/0).
+  Index largest = 0;
+  double sum = 0.0, squares = 0.0;
+  for (Index i = 0; i < n; ++i) {
+    if (std::abs(y[i]) > std::abs(y[largest])) largest = i;
+    sum += y[i];
+    squares += y[i] * y[i];
+  }
+  if (!std::isfinite(squares) || !std::isfinite(sum)) {
+    throw InputError(detail::concat(origin,
+                                    ": y is too large for the arithmetic: the sum of its squares overflows a "
+                                    "double (largest |y| = ",
+                                    std::abs(y[largest]), " at ", place(largest),
+                                    "); divide y by a power of ten (R² and the selection do not change)"));
+  }
+  const double mean = sum / static_cast<double>(n);
+  double deviations = 0.0;
+  bool varies = false;
+  for (Index i = 0; i < n; ++i) {
+    deviations += (y[i] - mean) * (y[i] - mean);
+    varies = varies || y[i] != y[0];
+  }
+  const double variance = deviations / static_cast<double>(n);
+  if (varies && !(variance >= std::numeric_limits<double>::min())) {
+    throw InputError(detail::concat(origin, ": y varies too little for the arithmetic: its variance (", variance,
+                                    ") is below the smallest normal double (", std::numeric_limits<double>::min(),
+                                    "); multiply y by a power of ten (R² and the selection do not change)"));
+  }
+}
+
+void check_truth(std::span<const FeatureId> truth, Index p, const std::string& what) {
+  for (FeatureId t : truth) {
+    if (t < 0 || t >= p) throw InputError(detail::concat(what, " index ", t, " out of range [0, ", p, ")"));
+  }
+  // A repeated index would be counted twice in power and Hamming distance: refuse it rather than mis-score.
+  std::vector<FeatureId> sorted_truth(truth.begin(), truth.end());
+  std::sort(sorted_truth.begin(), sorted_truth.end());
+  const auto repeated = std::adjacent_find(sorted_truth.begin(), sorted_truth.end());
+  if (repeated != sorted_truth.end())
+    throw InputError(detail::concat(what, " lists feature index ", *repeated, " more than once"));
 }
 
 void validate_dataset(const Dataset& data) {
@@ -77,17 +130,7 @@ void validate_dataset(const Dataset& data) {
   } else if (!data.period_labels.empty()) {
     throw InputError(detail::concat(o, ": period labels without period offsets"));
   }
-  for (FeatureId t : data.truth) {
-    if (t < 0 || t >= p) {
-      throw InputError(detail::concat(o, ": truth index ", t, " out of range [0, ", p, ")"));
-    }
-  }
-  // A repeated index would be counted twice in power and Hamming distance: refuse it rather than mis-score.
-  std::vector<FeatureId> sorted_truth = data.truth;
-  std::sort(sorted_truth.begin(), sorted_truth.end());
-  const auto repeated = std::adjacent_find(sorted_truth.begin(), sorted_truth.end());
-  if (repeated != sorted_truth.end())
-    throw InputError(detail::concat(o, ": truth lists feature index ", *repeated, " more than once"));
+  check_truth(data.truth, p, o + ": truth");
   check_finite(data);
 }
 

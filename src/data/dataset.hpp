@@ -1,7 +1,8 @@
 #pragma once
 // In-memory data set and the checks every reader applies (DESIGN §5). Readers live in hdf5_io / csv_reader;
-// data sources for the engine (offline, panels read one period at a time, simulated batches) in source.hpp.
+// data sources for the methods (offline, panels read one period at a time, simulated batches) in source.hpp.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,9 +33,19 @@ struct Dataset {
 /// Throws InputError naming `origin` for: p = 0, n = 0, y size ≠ n, feature_names size ≠ p, NaN/Inf in X
 /// (with row and column name) or y, bad period offsets, truth indices out of range.
 void validate_dataset(const Dataset& data);
-/// The finiteness part of validate_dataset alone: NaN/Inf in X or y, rows reported as first_row + i (so a block read
-/// from the middle of a file names the file's row). Rows are 0-based in messages.
+/// Truth indices: each in [0, p) and none repeated (a repeat would be counted twice in power and Hamming
+/// distance). `what` starts the message ("data.h5: /truth").
+void check_truth(std::span<const FeatureId> truth, Index p, const std::string& what);
+/// The value rules of validate_dataset alone, which every reader applies to each block it reads: no NaN/Inf in X
+/// (as float) or y, and y within the arithmetic (check_target_scale). Rows are reported as first_row + i (so a block
+/// read from the middle of a file names the file's row); rows are 0-based in messages.
 void check_finite(const Dataset& data, Index first_row = 0);
+/// The target rule every method shares: the sum of y's squares is a finite double, and y's variance is 0 (a
+/// constant target, which each method reports in its own terms) or at least the smallest normal double. Outside
+/// it every R² is NaN or 0/0. InputError naming `origin`, the row of the largest |y| and the rescaling to do.
+void check_target_scale(const Vector& y, const std::string& origin, Index first_row = 0);
+/// The same, the row of y[i] named by `place(i)` ("line 31" for a CSV file).
+void check_target_scale(const Vector& y, const std::string& origin, const std::function<std::string(Index)>& place);
 
 /// Dense copy of X[rows, cols] — the training/test matrix of one arm.
 Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols);

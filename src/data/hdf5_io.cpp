@@ -35,6 +35,28 @@ using detail::h5_read_1d;
 using detail::h5_require_numeric;
 using detail::h5_write_1d;
 
+/// With both /period and /period_offsets, each offsets period must hold one /period label and consecutive periods
+/// different ones: otherwise the rows would be grouped one way online and described another way.
+void check_period_agrees(const std::vector<std::int32_t>& period, const std::vector<std::int64_t>& offsets,
+                         const std::string& path) {
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+    const auto begin = static_cast<std::size_t>(offsets[k]), end = static_cast<std::size_t>(offsets[k + 1]);
+    for (std::size_t i = begin + 1; i < end; ++i) {
+      if (period[i] != period[begin]) {
+        throw InputError(detail::concat(path, ": /period and /period_offsets disagree: /period changes from ",
+                                        period[begin], " to ", period[i], " at row ", i, ", inside period ", k,
+                                        " of /period_offsets (rows ", begin, " to ", end - 1,
+                                        "); make them describe the same periods, or leave one out"));
+      }
+    }
+    if (k > 0 && period[begin] == period[begin - 1]) {
+      throw InputError(detail::concat(path, ": /period and /period_offsets disagree: /period_offsets starts period ", k,
+                                      " at row ", begin, " but /period is ", period[begin],
+                                      " on both sides of it; make them describe the same periods, or leave one out"));
+    }
+  }
+}
+
 Hdf5Header read_header_locked(const std::string& path) {
   Handle file = h5_open_file(path);
   const hid_t f = file.get();
@@ -92,6 +114,7 @@ Hdf5Header read_header_locked(const std::string& path) {
     if (off.back() != h.rows) {
       throw InputError(detail::concat(path, ": /period_offsets ends at ", off.back(), " but /X has ", h.rows, " rows"));
     }
+    if (!period.empty()) check_period_agrees(period, off, path);
   } else if (!period.empty()) {
     // Only /period: derive the offsets from the sorted labels.
     h.period_offsets.push_back(0);
@@ -110,6 +133,13 @@ Hdf5Header read_header_locked(const std::string& path) {
         throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(),
                                         " entries but there are ", periods, " periods"));
       }
+      for (std::size_t k = 0; k < periods && !period.empty(); ++k) {
+        if (h.period_labels[k] != period[h.period_offsets[k]]) {
+          throw InputError(detail::concat(path, ": /period and /period_labels disagree: period ", k, " is labelled ",
+                                          h.period_labels[k], " but /period is ", period[h.period_offsets[k]],
+                                          " on its rows; make them agree, or leave one out"));
+        }
+      }
     } else if (!period.empty()) {
       for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(period[h.period_offsets[k]]);
     } else {
@@ -119,12 +149,8 @@ Hdf5Header read_header_locked(const std::string& path) {
   if (h5_has_dataset(f, "truth")) {
     auto truth = h5_read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, Count::at_most,
                                           static_cast<hsize_t>(h.cols), "at most one per column of /X");
-    for (std::int32_t t : truth) {
-      if (t < 0 || t >= h.cols) {
-        throw InputError(detail::concat(path, ": /truth index ", t, " out of range [0, ", h.cols, ")"));
-      }
-    }
     h.truth.assign(truth.begin(), truth.end());
+    check_truth(h.truth, h.cols, path + ": /truth");
     h.has_truth = true;
   }
   return h;

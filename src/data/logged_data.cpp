@@ -16,6 +16,15 @@
 
 namespace bfs {
 
+std::string row_location(const LoggedHeader& header, Index row) {
+  const auto& anchors = header.line_anchors;
+  const auto after = std::upper_bound(anchors.begin(), anchors.end(), row,
+                                      [](Index r, const std::array<std::int64_t, 2>& a) { return r < a[0]; });
+  if (after == anchors.begin()) return detail::concat(header.origin, ": row ", row, " (0-based)");
+  const auto& anchor = *(after - 1);
+  return detail::concat(header.origin, ": line ", anchor[1] + (row - anchor[0]));
+}
+
 namespace detail {
 
 void check_logged_values(const LoggedHeader& header, const float* block, Index first, Index count) {

@@ -20,6 +20,7 @@
 // CSV: a header row; the arm and reward columns by name; features = the rest (or LoggedCsvSpec::features).
 // Non-numeric columns and those named in `categorical` are categorical, coded in sorted label order (numeric labels
 // numerically, text byte-wise). An empty or NaN cell of a feature is missing.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,7 +43,14 @@ struct LoggedHeader {
   std::vector<FeatureId> truth;
   bool has_truth = false;
   std::vector<FeatureId> correlational;  ///< simulate cmab-hte only (x6, x7)
+  /// A CSV log's (row, 1-based line) pairs, one where rows stop following one line after another (the first row,
+  /// and each row after blank lines): what row_location turns into a line number. Empty for other logs.
+  std::vector<std::array<std::int64_t, 2>> line_anchors;
 };
+
+/// Where row `row` (0-based) of a log is, for a message: "FILE: line L" for a CSV log (the file's 1-based line),
+/// "ORIGIN: row R (0-based)" otherwise.
+std::string row_location(const LoggedHeader& header, Index row);
 
 /// The [data] keys of a CSV log: arm, reward, features, categorical, arms.
 struct LoggedCsvSpec {

@@ -220,6 +220,7 @@ struct Parsed {
   Interner arms;
   std::vector<std::int32_t> arm;
   std::vector<std::uint8_t> reward;
+  std::vector<std::array<std::int64_t, 2>> line_anchors;
 };
 
 float parse_feature(const CsvRows& rows, const Layout& layout, std::size_t f, const std::string& path) {
@@ -276,8 +277,12 @@ Parsed second_pass(const std::string& path, const Layout& layout, const LoggedCs
   out.reward.reserve(n);
   for (const auto& label : spec.arms) out.arms.code(label);  // declared arms keep their codes (and order)
   std::size_t i = 0;
+  std::int64_t previous_line = 0;
   while (rows.next()) {
     if (i == n) throw InputError(detail::concat(path, ": the file changed while it was read (more rows)"));
+    if (i == 0 || rows.line() != previous_line + 1)
+      out.line_anchors.push_back({static_cast<std::int64_t>(i), rows.line()});
+    previous_line = rows.line();
     for (std::size_t f = 0; f < p; ++f) {
       float& cell = out.x[f * n + i];
       if (layout.text[f] == 0) {
@@ -409,6 +414,7 @@ std::unique_ptr<LoggedSource> open_logged_csv(const std::string& path, const Log
   }
   finish_arms(h, parsed, layout, spec, path);
   h.reward = std::move(parsed.reward);
+  h.line_anchors = std::move(parsed.line_anchors);
   return make_logged_memory(std::move(h), std::move(parsed.x));
 }
 

@@ -1,4 +1,4 @@
-// Data sources for the engine (DESIGN §5): an in-memory data set and an HDF5 file read one period at a time, both
+// Data sources for the methods (DESIGN §5): an in-memory data set and an HDF5 file read one period at a time, both
 // with optional N(0,1) noise features appended on the fly.
 //
 // Noise entry (row, j) is drawn from its own stream (seed, period, row, Noise, j), so any block of rows gives the

@@ -1,5 +1,5 @@
 #pragma once
-// Where the engine gets its rows from. Offline runs see one period (the whole data set); online runs see the
+// Where a method gets its rows from. Offline runs see one period (the whole data set); online runs see the
 // periods in order and never load a later period early. A panel source reads only the current period's rows.
 #include <memory>
 #include <string>

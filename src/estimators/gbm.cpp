@@ -42,6 +42,7 @@
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "core/fnv1a.hpp"
 #include "core/rng.hpp"
 #include "estimators/estimator.hpp"
 #include "estimators/tree_ensemble.hpp"
@@ -90,14 +91,6 @@ DMatrixPtr make_dmatrix(const float* data, Index rows, Index cols, const std::ve
   DMatrixPtr owned(handle);
   BFS_XGB(XGDMatrixSetFloatInfo, handle, "label", labels.data(), static_cast<bst_ulong>(labels.size()));
   return owned;
-}
-
-/// FNV-1a over the XGBoost model bytes. XGBoost's UBJ reader does not bounds-check (a truncated buffer crashes
-/// it), so deserialize() hands it only bytes whose length and checksum match what serialize() wrote.
-std::uint64_t fnv1a(std::string_view bytes) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
 }
 
 std::string predict_config(int iteration_end) {
@@ -200,7 +193,9 @@ class GbmModel final : public Model {
     const auto p = static_cast<std::int64_t>(num_features_);
     const auto rounds = static_cast<std::int32_t>(rounds_);
     const auto size = static_cast<std::uint64_t>(length);
-    const std::uint64_t hash = fnv1a(std::string_view(bytes, length));
+    // XGBoost's UBJ reader does not bounds-check (a truncated buffer crashes it), so deserialize() hands it only
+    // bytes whose length and FNV-1a checksum match what serialize() wrote.
+    const std::uint64_t hash = fnv1a64(std::string_view(bytes, length));
     out.append(reinterpret_cast<const char*>(&p), sizeof(p));
     out.append(reinterpret_cast<const char*>(&rounds), sizeof(rounds));
     out.append(reinterpret_cast<const char*>(&size), sizeof(size));
@@ -357,7 +352,7 @@ class Gbm final : public Estimator {
     bytes.remove_prefix(kHeader);
     if (p <= 0 || rounds <= 0) throw InputError(what + ": bad header");
     if (size != bytes.size()) throw InputError(what + ": truncated or padded XGBoost model");
-    if (fnv1a(bytes) != hash) throw InputError(what + ": checksum mismatch (corrupted XGBoost model)");
+    if (fnv1a64(bytes) != hash) throw InputError(what + ": checksum mismatch (corrupted XGBoost model)");
 
     BoosterHandle raw = nullptr;
     BFS_XGB(XGBoosterCreate, nullptr, 0, &raw);

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "data/detail/atomic_write.hpp"
 #include "data/hdf5_panel_writer.hpp"
 #include "gkx/characteristics.hpp"
 #include "gkx/detail/columns.hpp"
@@ -430,6 +431,7 @@ PrepareReport prepare_gkx(const PrepareOptions& opt) {
   const Header header(path, line);
   const GkxColumns col = locate_columns(header, path, opt.strict);
   report_columns(run, col, report);
+  ::bfs::detail::create_parent_directories(opt.out);  // also where months spill to, by default
   const fs::path out_path = fs::absolute(opt.out);
   MonthStore store(opt.from, run.months, record_size(col.chars.size()), opt.memory_budget_bytes,
                    opt.spill_dir.empty() ? out_path.parent_path() : fs::path(opt.spill_dir));

@@ -311,6 +311,14 @@ void validate_gkx_like(std::int64_t months, std::int64_t stocks, std::int32_t fi
         concat("simulate gkx-like: --stocks must be at most ", std::numeric_limits<int>::max(), ", not ", stocks));
   if (!std::isfinite(signal_scale))
     throw ConfigError(concat("simulate gkx-like: --signal-scale must be a finite number, not ", signal_scale));
+  // |f| is at most the sum of the terms' |c| (every quantile term lies in [-1, 1], every threshold term too).
+  double largest_f = 0.0;
+  for (const CompiledTerm& t : compiled_terms()) largest_f += std::abs(t.c);
+  const double most = kMaxPlantedSignal / largest_f;
+  if (std::abs(signal_scale) > most)
+    throw ConfigError(concat("simulate gkx-like: --signal-scale ", signal_scale, " is too large: the planted signal (",
+                             "up to ", largest_f, " x the scale) would exceed ", kMaxPlantedSignal,
+                             ", the limit that keeps returns, their squares and sums finite; give at most ", most));
 }
 
 GkxLikeSimulator::GkxLikeSimulator(const GkxLikeSpec& spec) : state_(nullptr) {

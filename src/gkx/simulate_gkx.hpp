@@ -33,6 +33,9 @@ struct GkxLikeSpec {
 
 /// The calibrated signal scale s (monthly return units per unit of f); see docs/empirical-study.md.
 inline constexpr double kDefaultSignalScale = 0.025;
+/// The largest planted signal (a monthly excess return) a --signal-scale may produce: far past any return, and far
+/// enough below the largest double that a panel's returns, their squares and the sums of those stay finite.
+inline constexpr double kMaxPlantedSignal = 1e100;
 /// The scale a spec asks for: spec.signal_scale, or kDefaultSignalScale when it is 0.
 inline double signal_scale_of(const GkxLikeSpec& spec) {
   return spec.signal_scale == 0.0 ? kDefaultSignalScale : spec.signal_scale;
@@ -40,7 +43,8 @@ inline double signal_scale_of(const GkxLikeSpec& spec) {
 
 /// The checks of what `simulate gkx-like` is asked for, before anything is allocated or written (ConfigError naming
 /// the option): --months at least 1 and ending by 9999-12, --stocks at least 10 and its memory (gkx_like_memory_bytes)
-/// within `memory_limit` bytes (0 = this machine's physical memory), --from a yyyymm month, --signal-scale finite.
+/// within `memory_limit` bytes (0 = this machine's physical memory), --from a yyyymm month, --signal-scale finite and
+/// its planted signal at most kMaxPlantedSignal.
 void validate_gkx_like(std::int64_t months, std::int64_t stocks, std::int32_t first_month, double signal_scale,
                        std::uint64_t memory_limit = 0);
 /// About the peak memory of the generator for `stocks` stocks a month (the universe's latent state and one month).

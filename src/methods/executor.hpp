@@ -29,8 +29,8 @@ class Executor {
   virtual int threads() const = 0;
 };
 
-/// Runs the tasks [begin, end) on `threads` threads (dynamic assignment: the order of completion never matters,
-/// each result lands in its slot). Used by LocalExecutor and by each rank of the MPI executor.
+/// Runs the tasks [begin, end) on `threads` threads of core/parallel_for (dynamic assignment: the order of completion
+/// never matters, each result lands in its slot). Used by LocalExecutor and by each rank of the MPI executor.
 std::vector<std::vector<double>> run_tasks(std::size_t begin, std::size_t end, const Executor::Task& task, int threads);
 
 class LocalExecutor final : public Executor {

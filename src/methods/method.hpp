@@ -8,10 +8,11 @@
 #include "config/job_config.hpp"
 #include "config/method_params.hpp"
 #include "core/context.hpp"
-#include "engine/local_runner.hpp"  // RunControl, RoundCallback
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
 #include "methods/result.hpp"
+#include "run/progress.hpp"
+#include "run/run_control.hpp"
 
 namespace bfs {
 
@@ -40,6 +41,15 @@ class Method {
   /// stop_reason starts with "interrupted" means a stop request ended the run and a checkpoint holds its state.
   virtual std::optional<MethodResult> run(const MethodRun& run) const = 0;
 };
+
+/// A method's last progress record of a finished run (rank 0, once its result is made): `report` with the result's
+/// selected count, marked last.
+inline void report_final(const MethodRun& run, RoundReport report, const MethodResult& result) {
+  if (!run.on_round || run.comm.rank() != 0) return;
+  report.selected = result.selected.size();
+  report.last = true;
+  run.on_round(report);
+}
 
 /// True for a result returned early because control.stop_requested() fired.
 inline bool interrupted(const MethodResult& result) {

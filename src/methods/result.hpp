@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/types.hpp"
-#include "engine/run_result.hpp"  // TruthMetrics
+#include "run/truth_metrics.hpp"
 
 namespace bfs {
 

@@ -105,7 +105,10 @@ void read_timings(const Reader& in, MethodResult& r) {
   }
 }
 
-/// A result.h5 from before issue 10: the bandit's run state (engine/run_result_h5.hpp's layout).
+/// The one reader of pre-layout results: a result.h5 written before the neutral layout, which is the bandit's run
+/// state (methods/bandit/run_result_h5.hpp's layout, tests/unit/output/test_result_io.cpp
+/// old_layout_reads_as_the_bandit), as is the body of the bandit's checkpoint.h5 (bandit_checkpoint.hpp), which
+/// `inspect` thus reads too.
 void read_old_layout(const Reader& in, MethodResult& r) {
   const std::size_t p = r.feature_names.size();
   r.method = "bandit";

@@ -2,7 +2,7 @@
 // Writing and reading a run's outputs (DESIGN §5) from the method-neutral result (methods/result.hpp, issue 10):
 // result.h5, summary.csv, run.json and `inspect` read only a MethodResult, so every method gets every output. Every
 // writer is atomic: it writes `path.tmp` and renames, so a failed run never leaves a half-written file under the final
-// name. (The bandit's checkpoint, RunResult's HDF5 form, is the engine's: engine/run_result_h5.hpp.)
+// name. (The bandit's checkpoint, RunResult's HDF5 form, is the bandit's own: methods/bandit/run_result_h5.hpp.)
 //
 // result.h5 layout (the layout rule of methods/result.hpp):
 //   root datasets   /feature_names (strings [p]), /importance (float64 [p]), /selected (int32 ids), /rank (int32 [p]),

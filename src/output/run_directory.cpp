@@ -4,15 +4,18 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/fnv1a.hpp"
 #include "output/result_io.hpp"
 
 namespace bfs {
@@ -58,19 +61,16 @@ bool same_file(const fs::path& a, const fs::path& b) {
 FileDigest digest_file(const std::string& path, const std::string& name) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + path + "' to digest it");
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  Fnv1a64 hash;
   std::uintmax_t bytes = 0;
   char buffer[1 << 16];
   while (in) {
     in.read(buffer, sizeof(buffer));
     const std::streamsize got = in.gcount();
-    for (std::streamsize i = 0; i < got; ++i) {
-      hash ^= static_cast<unsigned char>(buffer[i]);
-      hash *= 0x100000001b3ULL;
-    }
+    hash.update(buffer, static_cast<std::size_t>(got));
     bytes += static_cast<std::uintmax_t>(got);
   }
-  return {name, bytes, hex64(hash)};
+  return {name, bytes, hex64(hash.value())};
 }
 
 RunDirectory::RunDirectory(std::string dir, const std::string& job_path) : dir_(std::move(dir)) {
@@ -79,7 +79,11 @@ RunDirectory::RunDirectory(std::string dir, const std::string& job_path) : dir_(
   if (ec) throw InputError("run.out: cannot create output directory '" + dir_ + "': " + ec.message());
   const std::string lock_path = path(kLockName);
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw InputError("run.out: cannot open the lock file '" + lock_path + "'");
+  if (lock_fd_ < 0) {
+    const int error = errno;  // read first: building the message may set errno again
+    throw InputError("run.out: cannot open the lock file '" + lock_path + "': " + std::strerror(error) +
+                     " (the output directory must be writable; choose another --out or fix its permissions)");
+  }
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const std::string holder = read_small_file(lock_path);
     ::close(lock_fd_);

@@ -16,6 +16,8 @@ namespace {
 constexpr std::uint64_t kVertexSlot = 1, kTransformSlot = 2, kPointSlot = 3, kRedundantSlot = 4, kNoiseSlot = 5,
                         kFlipSlot = 6, kRowSlot = 7, kColumnSlot = 8;
 constexpr Index kMinInformative = 5;  // 2^5 = 32 vertices for 32 clusters
+/// The bound on class_sep × informative: X's float values, and their squares, stay finite (float's largest is 3e38).
+constexpr double kMaxMadelonX = 1e15;
 
 Rng stream(std::uint64_t seed, std::uint64_t slot, std::uint64_t feature = 0) {
   return Rng::stream(seed, 0, slot, Purpose::Simulate, feature);
@@ -51,6 +53,15 @@ void validate_madelon_spec(const MadelonSpec& spec) {
   }
   if (!std::isfinite(spec.class_sep) || spec.class_sep <= 0.0)
     fail("--class-sep", spec.class_sep, "must be a finite positive number");
+  // An informative value is ±class_sep plus a normal draw, a redundant one a sum of `informative` of them with
+  // weights in [-1, 1]: class_sep × informative bounds X, and X is stored as float.
+  if (spec.class_sep * static_cast<double>(spec.informative) > kMaxMadelonX) {
+    throw ConfigError(detail::concat(
+        "simulate madelon-like: --class-sep ", spec.class_sep, " is too large: X (up to --class-sep x --informative = ",
+        spec.class_sep * static_cast<double>(spec.informative), ") would not stay below ", kMaxMadelonX,
+        ", where its float values and their squares stay finite; give at most ",
+        kMaxMadelonX / static_cast<double>(spec.informative)));
+  }
   if (!std::isfinite(spec.flip_y) || spec.flip_y < 0.0 || spec.flip_y > 1.0)
     fail("--flip-y", spec.flip_y, "must be in [0, 1]");
 }

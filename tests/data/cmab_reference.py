@@ -14,10 +14,8 @@ Written from the issue's formulas, deliberately plain (loops over bins, then arm
          - sum_i sum_j (N_i N_j / N^2) KL(P'_i || P'_j),
     P' = the rate with a zero count of 0s or 1s counted as 1 (causalml's smooth=True), KL(p || q) with q clipped to
     [1e-6, 1 - 1e-6]; pairs with an empty cell have weight 0.
-  * Baselines, summed over arms t != control, each on the rows of arms t and control only:
-    sum_b (N^tc_b / N^tc) D_b - D_all, D = 0 when t or the control has no rows;
-    KL: KL(P'_t || P'_c); ED: 2 (p_t - p_c)^2; Chi: (p_t - p_c)^2 / max(1e-6, p_c) + (p_t - p_c)^2 / max(1e-6, 1 - p_c)
-    (ED and Chi on the raw rates).
+  * Baselines KL, ED, Chi: causalml's filter_D as tests/data/causalml_filters.py re-does it from the rows (a node
+    whose rows all have one reward scoring 0, banditfs's rule where causalml's KL is NaN).
   * MI: mutual information (nats) of the bin (NaN bin included) and the reward, arms pooled.
   * Combined (eq. 1): alpha_hie * minmax(HIE) + alpha_hdd * minmax(HDD), minmax of equal values = 0.
 
@@ -30,6 +28,8 @@ import os
 import sys
 
 import numpy as np
+
+from causalml_filters import filter_d
 
 FLOOR = 1e-6
 
@@ -101,18 +101,6 @@ def divergence(groups):
     return s
 
 
-def baseline_d(method, t, c):
-    (zt, ot), (zc, oc) = t, c
-    if zt + ot == 0 or zc + oc == 0:
-        return 0.0
-    if method == "kl":
-        return kl(smoothed_rate(zt, ot), smoothed_rate(zc, oc))
-    pt, pc = rate(zt, ot), rate(zc, oc)
-    if method == "ed":
-        return 2.0 * (pt - pc) ** 2
-    return (pt - pc) ** 2 / max(FLOOR, pc) + (pt - pc) ** 2 / max(FLOOR, 1.0 - pc)
-
-
 def scores(cells, reference, control):
     bins, arms, _ = cells.shape
     per_bin = [[(int(cells[b, i, 0]), int(cells[b, i, 1])) for i in range(arms)] for b in range(bins)]
@@ -139,18 +127,11 @@ def scores(cells, reference, control):
             children += (float(n_b) / n) * divergence(groups)
     out["hdd"] = children - divergence(totals)
 
-    for method in ("kl", "ed", "chi"):
-        s = 0.0
-        for t in range(arms):
-            if t == control:
-                continue
-            n_tc = sum(totals[t]) + sum(totals[control])
-            child = 0.0
-            for groups in per_bin:
-                child += float(sum(groups[t]) + sum(groups[control])) / float(n_tc) * baseline_d(
-                    method, groups[t], groups[control])
-            s += child - baseline_d(method, totals[t], totals[control])
-        out[method] = s
+    flat = cells.ravel()
+    cell_index = np.repeat(np.arange(flat.size), flat)  # one entry per row, in (bin, arm, reward) order
+    bin_of_row, arm, label = cell_index // (arms * 2), (cell_index // 2) % arms, cell_index % 2
+    for method, key in (("KL", "kl"), ("ED", "ed"), ("Chi", "chi")):
+        out[key] = float(filter_d(method, bin_of_row, bins, arm, label, control, single_label_zero=True))
 
     reward_rows = [int(cells[:, :, y].sum()) for y in (0, 1)]
     mi = 0.0

@@ -24,6 +24,8 @@ yi = y.copy(); yi[3] = np.inf; write("inf_y", X=X, y=yi)
 write("p0", X=np.zeros((50, 0), np.float32), y=y)
 write("few", X=X[:4], y=y[:4])
 write("const", X=X, y=np.full(50, 2.5))
+write("huge_y", X=X, y=(y - 0.5) * 1e308)
+write("tiny_y", X=X, y=y * 1e-310)
 PYEOF
 expect_error no_x "/X" -- run_job no_x "$(hdf5_job "$WORK/no_x.h5")"
 expect_error mismatch "40" -- run_job mismatch "$(hdf5_job "$WORK/mismatch.h5")"
@@ -32,6 +34,19 @@ expect_error inf_y "y" -- run_job inf_y "$(hdf5_job "$WORK/inf_y.h5")"
 expect_error p0 "p = 0" -- run_job p0 "$(hdf5_job "$WORK/p0.h5")"
 expect_error few_rows "too few" -- run_job few "$(hdf5_job "$WORK/few.h5")"
 expect_error constant_target "constant" -- run_job const "$(hdf5_job "$WORK/const.h5")"
+# A finite y outside the arithmetic (its squares overflow, or its spread is below the smallest normal double) is
+# refused by the reader, for every method alike, naming the file and the rescaling to do.
+est_job() { printf '[data]\nsource = "hdf5"\npath = "%s"\n[estimator]\nname = "%s"\n[bandit]\niterations = 2\n' "$1" "$2"; }
+for est in hgb random_forest bart; do
+  expect_error "huge_y_$est" "huge_y.h5: y is too large for the arithmetic: the sum of its squares overflows" \
+    -- run_job "huge_y_$est" "$(est_job "$WORK/huge_y.h5" $est)"
+  expect_error "tiny_y_$est" "tiny_y.h5: y varies too little for the arithmetic" \
+    -- run_job "tiny_y_$est" "$(est_job "$WORK/tiny_y.h5" $est)"
+done
+for which in huge_y tiny_y; do
+  expect_error "${which}_first" "$which.h5: y " -- run_job "${which}_first" \
+    "$(printf '[method]\nname = "first"\n[data]\nsource = "hdf5"\npath = "%s"\n' "$WORK/$which.h5")"
+done
 # Corrupt files found by fuzzing, refused before libhdf5 divides by a zero-byte type (SIGFPE) or allocates a 4 GiB
 # chunk for a 12 KB file (tests/fuzz/regressions/hdf5; the replay there catches the first, this the message of both).
 REG="$ROOT/tests/fuzz/regressions/hdf5"

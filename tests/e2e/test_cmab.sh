@@ -86,8 +86,17 @@ log_csv inf x,arm,reward 1,a,0 inf,b,1 3,a,1
 expect_error inf_feature "inf" -- run_job inf_feature "$(cmab_job "$(csv_data inf)")"
 log_csv nan x,arm,reward 1,a,0 nan,b,1 3,a,1 4,b,0
 expect_error nan_with_missing_error "x" -- run_job nan_with_missing_error "$(cmab_job "$(csv_data nan)" 'missing = "error"')"
+# The missing value is named by the file and its 1-based line (a blank line in between), not a 0-based row.
+log_csv blank_nan x,arm,reward 1,a,0 "" 2,b,1 ,b,1 4,a,0
+expect_error nan_line "blank_nan.csv: line 5, column 'x': the value is missing (an empty cell or NaN)" \
+  -- run_job nan_line "$(cmab_job "$(csv_data blank_nan)" 'missing = "error"')"
 expect_error unknown_control_arm 'method.control_arm = "z"' \
   -- run_job unknown_control_arm "$(cmab_job "$(csv_data good)" 'control_arm = "z"')"
+# top-k against p (the rule fuse's top follows): p itself is allowed, p + 1 refused naming key, value, p and the data.
+too_many="method.select_top = 11 is more than the 10 features of simulate cmab-hte (seed 5); set method.select_top to at most 10"
+expect_error select_top_too_large "$too_many" -- run_job select_top_too_large "$(cmab_job "$sim_data" 'select_top = 11')"
+run_job select_top_p "$(cmab_job "$sim_data" 'select_top = 10')" >/dev/null 2>"$WORK/top.err" && ok ||
+  fail "select_top = p: $(cat "$WORK/top.err")"
 expect_error both_alphas_zero "method.alpha_hie = method.alpha_hdd = 0" \
   -- run_job both_alphas_zero "$(cmab_job "$(csv_data good)" "$(printf 'alpha_hie = 0\nalpha_hdd = 0')")"
 log_csv one_row x,arm,reward 1,a,0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cmab-scores under mpirun (issue 15): each rank reads only its share of each wave of 64-column blocks and scores
 # it; result.h5's datasets are byte-identical to a one-process run at another thread count, for 1–4 ranks. p = 150
-# makes several waves at 1 and 2 ranks and ranks with different shares at 3 and 4.
+# makes several waves at 1 and 2 ranks and ranks with different shares at 3 and 4. A one-process checkpoint resumes
+# on 2 ranks with the uninterrupted result.
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
 "$BANDITFS" simulate cmab-hte --n 6000 --p 150 --seed 11 --out "$WORK/log.h5" >/dev/null || fail "simulate"
@@ -18,4 +19,26 @@ for k in 1 2 3 4; do
     fail "mpirun -n $k failed: $(cat "$WORK/err-$k")"
   fi
 done
+
+# A checkpoint of a one-process run (SIGTERM after a wave of 64 columns), resumed on 2 ranks (waves of 128): the
+# uninterrupted result. A simulated source is slow enough per wave for the signal to land mid-run.
+printf '[method]\nname = "cmab-scores"\n[data]\nsource = "simulate"\ndgp = "cmab-hte"\nn = 100000\np = 384\n' \
+  >"$WORK/slow.toml"
+printf '[run]\nseed = 2\nthreads = 1\ncheckpoint_every = 1\n' >>"$WORK/slow.toml"
+"$BANDITFS" run "$WORK/slow.toml" --quiet --out "$WORK/slow-whole" >/dev/null 2>"$WORK/err-whole" ||
+  fail "slow run: $(cat "$WORK/err-whole")"
+"$BANDITFS" run "$WORK/slow.toml" --quiet --out "$WORK/slow-cut" >/dev/null 2>"$WORK/err-cut" &
+pid=$!
+for _ in $(seq 600); do [ -s "$WORK/slow-cut/checkpoint.h5" ] && break; sleep 0.02; done
+kill -TERM "$pid"
+wait "$pid" || fail "SIGTERM: exit code $?"
+if [ -e "$WORK/slow-cut/result.h5" ] || [ ! -s "$WORK/slow-cut/checkpoint.h5" ]; then
+  fail "SIGTERM did not leave a checkpoint without a result (the run finished first?)"
+elif timeout 120 mpirun -n 2 "$BANDITFS" run "$WORK/slow.toml" --quiet --out "$WORK/slow-cut" --resume >/dev/null \
+  2>"$WORK/err-resume"; then
+  same=$(compare_datasets "$WORK/slow-whole/result.h5" "$WORK/slow-cut/result.h5")
+  [ "$same" = same ] && ok || fail "resumed on 2 ranks: $same"
+else
+  fail "resume on 2 ranks failed: $(cat "$WORK/err-resume")"
+fi
 finish

@@ -83,6 +83,15 @@ code=$?
   fail "evaluate on a full disk: exit $code, message: $err"
 [ "$(sha256sum "$WORK/a.csv")" == "$before" ] && [ ! -e "$WORK/a.csv.tmp" ] && ok ||
   fail "a failed evaluate changed a.csv or left a.csv.tmp"
+# The same with SIGXFSZ at its default action (which would kill the process): evaluate ignores it itself.
+err=$( (ulimit -f 1; /usr/bin/python3 -c 'import os, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$BANDITFS" evaluate "$WORK/fuse/result.h5" --train "$WORK/train.h5" \
+  --test "$WORK/test.h5" --learner lasso --sizes "$(seq -s, 1 60)" --out "$WORK/a.csv") 2>&1 >/dev/null)
+code=$?
+[ "$code" -eq 1 ] && [[ "$err" == *"cannot write '$WORK/a.csv'"* ]] && ok ||
+  fail "evaluate past a file-size limit, SIGXFSZ not ignored by the caller: exit $code, message: $err"
+[ "$(sha256sum "$WORK/a.csv")" == "$before" ] && [ ! -e "$WORK/a.csv.tmp" ] && ok ||
+  fail "a failed evaluate (SIGXFSZ) changed a.csv or left a.csv.tmp"
 
 expect_error size_beyond "--sizes: 61 is not in 1..60" -- evaluate --sizes 5,61 --out "$WORK/c.csv"
 [ ! -e "$WORK/c.csv" ] && ok || fail "a refused evaluation wrote its CSV"

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 fuse_job() {  # fuse_job [METHOD-LINES] [DATA-LINES]
-  printf '[method]\nname = "fuse"\niterations = 400\nreward_subsample = 40\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 160\np = 12\n%s\n[run]\nseed = 4\n' \
+  printf '[method]\nname = "fuse"\niterations = 400\nreward_subsample = 40\ntop = 12\n%s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 160\np = 12\n%s\n[run]\nseed = 4\n' \
     "${1:-}" "${2:-}"
 }
 run_job a "$(fuse_job 'batch = 4')" --set run.threads=1 >/dev/null 2>"$WORK/a.err" && ok || fail "fuse run: $(cat "$WORK/a.err")"
@@ -34,6 +34,12 @@ run_job rave "$(fuse_job 'heuristic = "continuous"
 untried = "rave"')" >/dev/null 2>"$WORK/rave.err" && ok || fail "continuous, untried = rave: $(cat "$WORK/rave.err")"
 run_job rand "$(fuse_job 'heuristic = "rand"')" >/dev/null 2>"$WORK/rand.err" && ok || fail "rand: $(cat "$WORK/rand.err")"
 
+# A result.h5 where a checkpoint is expected is named as a result, not as another method's checkpoint.
+cp "$WORK/out-a/result.h5" "$WORK/out-a/checkpoint.h5"
+expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
+  run_job a "$(fuse_job 'batch = 4')" --resume
+rm -f "$WORK/out-a/checkpoint.h5"
+
 expect_error regression_target 'data.task = "regression": method fuse needs a binary target' \
   -- run_job regression_target "$(fuse_job '' 'task = "regression"')"
 awk 'BEGIN { srand(5); print "a,b,y"; for (i = 0; i < 30; i++) printf "%.4f,%.4f,%d\n", rand(), rand(), i % 3 }' >"$WORK/three.csv"
@@ -45,4 +51,9 @@ expect_error q_one "method.q" -- run_job q_one "$(fuse_job 'q = 1')"
 expect_error k_too_large "method.k = 160 needs more training rows than the 160" -- run_job k_too_large "$(fuse_job 'k = 160')"
 expect_error subsample_too_large "method.reward_subsample = 161 is more than the 160 rows" \
   -- run_job subsample_too_large "$(fuse_job)" --set method.reward_subsample=161
+# top-k against p (the rule cmab-scores' select_top follows): refused for select = "rave", not read for "path".
+expect_error top_too_large "method.top = 13 is more than the 12 features of simulate:friedman1" \
+  -- run_job top_too_large "$(fuse_job)" --set method.top=13
+run_job top_path "$(fuse_job 'select = "path"')" --set method.top=13 --set method.iterations=40 >/dev/null \
+  2>"$WORK/top_path.err" && ok || fail "select = path with top > p: $(cat "$WORK/top_path.err")"
 finish

@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
 for batch in 1 16; do
-  printf '[method]\nname = "fuse"\niterations = 240\nreward_subsample = 40\nbatch = %s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 150\np = 10\n[run]\nseed = 6\n' \
+  printf '[method]\nname = "fuse"\niterations = 240\nreward_subsample = 40\ntop = 10\nbatch = %s\n[data]\nsource = "simulate"\ndgp = "friedman1"\nn = 150\np = 10\n[run]\nseed = 6\n' \
     "$batch" >"$WORK/job$batch.toml"
   "$BANDITFS" run "$WORK/job$batch.toml" --quiet --out "$WORK/local$batch" --set run.threads=1 >/dev/null \
     2>"$WORK/err-local$batch" || fail "local run B=$batch: $(cat "$WORK/err-local$batch")"

@@ -16,6 +16,7 @@ sim_error() {  # sim_error NAME FRAGMENT OPTIONS...
 sim_error signal_nan "--signal-scale must be a finite number, not nan" --months 2 --stocks 50 --signal-scale nan
 sim_error signal_inf "--signal-scale must be a finite number" --months 2 --stocks 50 --signal-scale inf
 sim_error signal_minus_inf "--signal-scale must be a finite number" --months 2 --stocks 50 --signal-scale -inf
+sim_error signal_huge "--signal-scale 1e+308 is too large" --months 2 --stocks 50 --signal-scale 1e308
 sim_error months_zero "--months must be at least 1" --months 0 --stocks 50
 sim_error months_fraction "--months must be a whole number" --months 1.5 --stocks 50
 sim_error months_nan "--months must be a whole number, not nan" --months nan --stocks 50

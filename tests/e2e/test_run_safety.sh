@@ -33,9 +33,45 @@ err=$( (trap '' XFSZ; ulimit -f 30; "$BANDITFS" prepare-gkx --characteristics gk
 code=$?
 [ $code -eq 1 ] && [ ! -e gkx/panel.h5 ] && ! ls gkx/*.tmp >/dev/null 2>&1 && ok || fail "full disk (prepare-gkx): exit $code: $err"
 
+# A file-size limit with SIGXFSZ at its default action (which would kill the process, leaving temporaries): banditfs
+# ignores the signal itself, so each writer fails with EFBIG through the same clean path.
+# (A shell cannot reset a signal ignored when it started, so a small exec wrapper restores the default action.)
+default_xfsz() {
+  $PY -c 'import os, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+for what in run simulate simulate_csv prepare; do
+  case $what in
+  run) cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9) target=full/result.h5 ;;
+  simulate) cmd=("$BANDITFS" simulate friedman1 --n 3000 --p 200 --out full/sim.h5) target=full/sim.h5 ;;
+  simulate_csv) cmd=("$BANDITFS" simulate cmab-hte --n 20000 --out full/log.csv) target=full/log.csv ;;
+  prepare) cmd=("$BANDITFS" prepare-gkx --characteristics gkx/characteristics.csv --returns gkx/returns.csv
+    --riskfree gkx/riskfree.csv --from 2010-01 --to 2010-03 --out gkx/panel.h5) target=gkx/panel.h5 ;;
+  esac
+  err=$( (ulimit -f 12; default_xfsz "${cmd[@]}") 2>&1 >/dev/null); code=$?
+  [ $code -eq 1 ] && grep -q "banditfs: error:.*$target" <<<"$err" && ok ||
+    fail "SIGXFSZ not ignored by the caller ($what): exit $code, expected 1 and a message naming $target: $err"
+  [ $what = run ] || [ ! -e "$target" ] && ok || fail "SIGXFSZ ($what): a partial $target was left"
+done
+cmp -s before.h5 full/result.h5 && ok || fail "SIGXFSZ: the previous result.h5 changed"
+ls full/*.tmp full/*.staged gkx/*.tmp >/dev/null 2>&1 && fail "SIGXFSZ: temporary files left" || ok
+
 # A full disk while writing a checkpoint: same outcome.
 err=$( (trap '' XFSZ; ulimit -f 12; "$BANDITFS" run long.toml --quiet --out fullck --set data.p=400) 2>&1 >/dev/null); code=$?
 [ $code -eq 1 ] && grep -q "checkpoint" <<<"$err" && ok || fail "full disk at a checkpoint: exit $code: $err"
+
+# --- an output directory that cannot be written: the cause is named --------------------------------------------------
+mkdir -p out-lockdir/.banditfs.lock
+expect_error lockdir "cannot open the lock file 'out-lockdir/.banditfs.lock': Is a directory" -- \
+  "$BANDITFS" run job.toml --quiet --out out-lockdir
+
+# --- writers create the missing parent directories of their output file, as run does -------------------------------
+"$BANDITFS" simulate friedman1 --n 50 --p 5 --out new/a/sim.h5 >/dev/null 2>&1 && [ -f new/a/sim.h5 ] && ok ||
+  fail "simulate does not create the parent directories of --out"
+"$BANDITFS" simulate cmab-hte --n 50 --out new/b/log.csv >/dev/null 2>&1 && [ -f new/b/log.csv ] && ok ||
+  fail "simulate (CSV) does not create the parent directories of --out"
+"$BANDITFS" prepare-gkx --characteristics gkx/characteristics.csv --returns gkx/returns.csv \
+  --riskfree gkx/riskfree.csv --from 2010-01 --to 2010-03 --out new/c/panel.h5 >/dev/null 2>&1 && [ -f new/c/panel.h5 ] &&
+  ok || fail "prepare-gkx does not create the parent directories of --out"
 
 # --- two runs into one directory -----------------------------------------------------------------------------------
 "$BANDITFS" run long.toml --quiet --out busy >/dev/null 2>&1 &
@@ -56,6 +92,10 @@ grep -qF -- "--set reward.threshold=0.02 --resume" <<<"$line" && ok || fail "con
 expect_error keys "reward.threshold (checkpoint 0.02, this job 0.01)" -- "$BANDITFS" run long.toml --quiet --out sig --resume
 "$BANDITFS" run job.toml --quiet --out busy --force >/dev/null 2>&1 && [ ! -f busy/checkpoint.h5 ] && [ -f busy/result.h5 ] &&
   ok || fail "--force did not start over"
+# A result.h5 where a checkpoint is expected is named as a result, not as a checkpoint missing a dataset.
+mkdir -p out-as_checkpoint && cp busy/result.h5 out-as_checkpoint/checkpoint.h5
+expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
+  "$BANDITFS" run job.toml --quiet --out out-as_checkpoint --resume
 
 # --- a kill between the renames of the output set -------------------------------------------------------------------
 "$BANDITFS" run job.toml --quiet --out torn >/dev/null 2>&1

@@ -13,6 +13,7 @@
 #include "dist/runtime.hpp"
 #include "identity.hpp"
 #include "methods/bandit/bandit_result.hpp"
+#include "methods/bandit/local_runner.hpp"
 #include "methods/registry.hpp"
 #include "mpi_session.hpp"
 

@@ -8,6 +8,17 @@
 
 namespace bfs::detail {
 
+void create_parent_directories(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) {
+    throw InputError(
+        concat("cannot write '", path, "': cannot create the directory '", parent.string(), "': ", ec.message()));
+  }
+}
+
 void atomic_write(const std::string& path, const std::function<void(const std::string& tmp_path)>& write) {
   const std::string tmp = path + ".tmp";
   try {

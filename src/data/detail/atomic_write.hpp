@@ -6,8 +6,12 @@
 
 namespace bfs::detail {
 
-/// Calls `write(tmp_path)` with tmp_path = path + ".tmp", then renames it to `path`. On any failure the tmp file is
-/// removed and bfs::Error naming `path` is thrown (the cause appended).
+/// Creates the missing directories above `path`, as `run` does for its output directory (the commands call it; the
+/// writers themselves refuse a missing directory). InputError naming `path`, the directory and the cause.
+void create_parent_directories(const std::string& path);
+
+/// Calls `write(tmp_path)` with tmp_path = path + ".tmp", then renames it to `path` (its missing parent directories
+/// created first). On any failure the tmp file is removed and bfs::Error naming `path` is thrown (the cause appended).
 void atomic_write(const std::string& path, const std::function<void(const std::string& tmp_path)>& write);
 
 /// atomic_write of a text file with the given content.

@@ -92,6 +92,15 @@ class Reader {
     return out;
   }
 
+  /// Fails when the file is a run's result (result.h5 holds /importance; no checkpoint does): it was given where a
+  /// checkpoint is expected, and naming the first checkpoint dataset it lacks would not say so.
+  void refuse_a_result_as_checkpoint() const {
+    if (has("importance"))
+      fail(
+          "this is a run's result (result.h5), not a checkpoint; --resume continues from the checkpoint.h5 an "
+          "interrupted run leaves in its output directory");
+  }
+
   /// Attributes live on the root ("." ) or on a group such as "tuning".
   bool has_attr(const char* name, const char* object = ".") const {
     return H5Aexists_by_name(file_.get(), object, name, H5P_DEFAULT) > 0;

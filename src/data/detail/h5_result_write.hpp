@@ -1,6 +1,6 @@
 #pragma once
-// Deterministic HDF5 writers shared by every result-like file (the bandit's checkpoint.h5 in engine/, result.h5 in
-// output/): no object time stamps, fixed little-endian types, fixed-length strings, so identical values give
+// Deterministic HDF5 writers shared by every result-like file (the bandit's checkpoint.h5 in methods/bandit/, result.h5
+// in output/): no object time stamps, fixed little-endian types, fixed-length strings, so identical values give
 // byte-identical datasets. Every failure throws bfs::Error "HDF5: <what>: <cause>".
 #include <hdf5.h>
 

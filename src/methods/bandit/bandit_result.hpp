@@ -1,10 +1,10 @@
 #pragma once
-// The bandit's run state (engine/run_result.hpp) as the method-neutral result (methods/result.hpp): importance =
-// posterior mean, the trajectory of posterior means, and under /bandit its own datasets — alpha, beta,
+// The bandit's run state (methods/bandit/run_result.hpp) as the method-neutral result (methods/result.hpp): importance
+// = posterior mean, the trajectory of posterior means, and under /bandit its own datasets — alpha, beta,
 // iteration_period, evaluations/{iteration, slot, period, arm_size, test_score, rewards, updated} (attribute metric),
 // tuning/{parameters, values, mean_r2, std_r2, fold_r2} with its attributes — and facts policy, estimator, metric.
 // summary.csv's own columns are alpha and beta; run.json's "bandit" object adds num_evaluations and the tuning table.
-#include "engine/run_result.hpp"
+#include "methods/bandit/run_result.hpp"
 #include "methods/result.hpp"
 
 namespace bfs::bandit {

@@ -5,13 +5,13 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "engine/arm_evaluation.hpp"
-#include "engine/data_sources.hpp"
-#include "engine/partitioning.hpp"
-#include "engine/period_prefetcher.hpp"
-#include "engine/round_driver.hpp"
 #include "estimators/estimator.hpp"
+#include "methods/bandit/arm_evaluation.hpp"
+#include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/messages.hpp"
+#include "methods/bandit/partitioning.hpp"
+#include "methods/bandit/period_prefetcher.hpp"
+#include "methods/bandit/round_driver.hpp"
 #include "methods/fit_group.hpp"
 #include "methods/registry.hpp"
 
@@ -134,7 +134,7 @@ class Worker {
   }
 
   /// The round's period, then the schedule's next one loaded in the background while this one's rounds run
-  /// (engine/period_prefetcher.hpp): every worker knows the schedule from the job, as rank 0 does.
+  /// (methods/bandit/period_prefetcher.hpp): every worker knows the schedule from the job, as rank 0 does.
   void load_period(std::int32_t round, int period) {
     if (period == prefetcher_.current_period()) return;
     const Dataset& data = prefetcher_.get(period, next_period_after(job_, periods_, round));
@@ -151,7 +151,7 @@ class Worker {
     piece.slot = slot;
     piece.from_leader = leader();
     // A group of one, or a model-read reward (no importance to share): the leader evaluates the arm as the local
-    // engine.
+    // runner does.
     if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
       const ArmOutcome outcome =

@@ -1,9 +1,9 @@
 #pragma once
 // The bandit's distributed job (DESIGN §3, issue 3), on the Comm of methods/comm.hpp (MPI stays in src/dist/):
-// rank 0 is the coordinator — it runs the same round driver as the local engine (engine/round_driver.hpp) with an
-// evaluator that broadcasts each round's super-arms and gathers the rewards; ranks 1..K−1 form groups
-// (engine/partitioning.hpp), one super-arm in flight per group. In a group the leader fits the base estimator on its
-// copy of the period's rows and broadcasts the serialized model with a cost-balanced partition of the arm's
+// rank 0 is the coordinator — it runs the same round driver as the local runner (methods/bandit/round_driver.hpp) with
+// an evaluator that broadcasts each round's super-arms and gathers the rewards; ranks 1..K−1 form groups
+// (methods/bandit/partitioning.hpp), one super-arm in flight per group. In a group the leader fits the base estimator
+// on its copy of the period's rows and broadcasts the serialized model with a cost-balanced partition of the arm's
 // importance groups; every member scores its block (exact fast paths included) and turns it into 0/1 rewards, which
 // go to rank 0 as bit vectors. Every random draw derives from (seed, round, slot, purpose, feature), so the result
 // is bit-identical to run_local for any rank count and any arms_per_round.
@@ -12,8 +12,8 @@
 
 #include "config/job_config.hpp"
 #include "core/context.hpp"
-#include "engine/local_runner.hpp"
-#include "engine/run_result.hpp"
+#include "methods/bandit/local_runner.hpp"
+#include "methods/bandit/run_result.hpp"
 #include "methods/comm.hpp"
 
 namespace bfs::bandit {

@@ -3,7 +3,8 @@
 // Features go in waves of kWaveColumns per rank: each rank reads only its share of a wave's columns (Executor::block,
 // the partition map uses), so a rank holds at most rows × kWaveColumns values of X, never all of it. A task's
 // doubles are its scores, its bins and edges and its cells (counts below 2^53, exact as doubles); results come back
-// in feature order on every rank, so result.h5 does not depend on the rank or thread count.
+// in feature order on every rank, so result.h5 does not depend on the rank or thread count. A stop signal ends the
+// run at a wave boundary with a checkpoint of the features scored (cmab_checkpoint.hpp); --resume scores the rest.
 //
 // Own datasets (group /cmab): hie, hdd, kl, ed, chi, mi [p]; bins [p] (bins used, the NaN bin included when it
 // holds rows); bin_edges [p, W + 1] (NaN-padded; W = the widest feature's value bins, at least method.bins);
@@ -12,15 +13,19 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "data/logged_data.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
 #include "methods/cmab/binning.hpp"
 #include "methods/cmab/cell_counts.hpp"
+#include "methods/cmab/cmab_checkpoint.hpp"
 #include "methods/cmab/cmab_params.hpp"
 #include "methods/cmab/scores.hpp"
+#include "methods/common/top_k.hpp"
 #include "methods/method.hpp"
+#include "run/truth_metrics.hpp"
 #include "simulate/cmab_hte.hpp"
 
 namespace bfs {
@@ -69,15 +74,20 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header)
     }
     s.control_arm = static_cast<int>(it - labels.begin());
   }
-  if (params.select_top > header.cols)
-    throw ConfigError("method.select_top = " + std::to_string(params.select_top) + " is more than the " +
-                      std::to_string(header.cols) + " features of " + header.origin);
+  methods::check_top_k("select_top", params.select_top, header.cols, header.origin);
   return s;
 }
 
 /// One feature's task result: scores, value bins, has-NaN, the edge count and edges, then the cells.
 std::vector<double> score_column(std::span<const float> column, bool categorical, const std::string& name,
                                  const LoggedHeader& header, const Settings& s) {
+  if (s.missing == cmab::Missing::Error) {  // named here, where the row's place in the file is known
+    const auto nan = std::find_if(column.begin(), column.end(), [](float v) { return std::isnan(v); });
+    if (nan != column.end())
+      throw InputError(row_location(header, nan - column.begin()) + ", column '" + name +
+                       "': the value is missing (an empty cell or NaN) and [method] missing = \"error\"; set "
+                       "missing = \"bin\" to give missing values a bin of their own");
+  }
   const cmab::FeatureBins bins = cmab::bin_feature(column, categorical, s.bins, s.missing, name);
   const int arms = static_cast<int>(header.arm_labels.size());
   const cmab::CellCounts cells = cmab::count_cells(bins, header.arm, arms, header.reward);
@@ -96,15 +106,83 @@ std::vector<double> score_column(std::span<const float> column, bool categorical
   return out;
 }
 
-/// Every feature's task result, in feature order, on every rank.
-std::vector<std::vector<double>> score_all(const MethodRun& run, const LoggedSource& source, const Settings& s) {
+/// True when `t` has the layout score_column gives for a log of `arms` arms (a checkpoint's task results are
+/// checked before add_datasets indexes them).
+bool well_formed(const std::vector<double>& t, std::size_t arms) {
+  if (t.size() < 9) return false;
+  const auto is_count = [](double v) { return v >= 0 && v < 1e9 && std::floor(v) == v; };
+  const double value_bins = t[6], edge_count = t[8];
+  if (!is_count(value_bins) || !is_count(edge_count)) return false;
+  return t.size() == 9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2;
+}
+
+/// Checkpoints and resume at wave boundaries, on the methods' common run-state path (methods::Checkpointing: rank
+/// 0 reads and checks the checkpoint, every rank gets the scored features).
+class Checkpointing {
+ public:
+  Checkpointing(const MethodRun& run, const LoggedHeader& header)
+      : common_(run, cmab::logged_fingerprint(header)), header_(header) {}
+
+  /// The task results to start from: none, or the checkpoint's on --resume (the same on every rank).
+  std::vector<std::vector<double>> resumed() const {
+    const std::optional<std::string> bytes = common_.resume(cmab::read_cmab_checkpoint, [&](const auto& checkpoint) {
+      const std::string& path = common_.path();
+      const std::size_t done = checkpoint.scored.size(), p = static_cast<std::size_t>(header_.cols);
+      if (done >= p)
+        throw InputError(path + " holds " + std::to_string(done) + " scored features, but the log has " +
+                         std::to_string(p) + ": not a checkpoint of an unfinished run");
+      for (std::size_t j = 0; j < done; ++j)
+        if (!well_formed(checkpoint.scored[j], header_.arm_labels.size()))
+          throw InputError(path + ": the scores of feature " + std::to_string(j) + " are damaged");
+      common_.log_resume("feature " + std::to_string(done) + " of " + std::to_string(p));
+      ByteWriter w;
+      w.put_vectors(checkpoint.scored);
+      return w.take();
+    });
+    if (!bytes) return {};
+    ByteReader r(*bytes, "cmab-scores checkpoint");
+    std::vector<std::vector<double>> scored = r.get_vectors<double>("feature");
+    r.finish();
+    return scored;
+  }
+
+  /// After wave `wave` of this start (1-based): true when the run must stop (the checkpoint then holds `scored`).
+  bool stop_after(std::int64_t wave, const std::vector<std::vector<double>>& scored) const {
+    return common_.stop_after(wave, [&] { cmab::write_cmab_checkpoint(common_.path(), {common_.key(), scored}); });
+  }
+
+ private:
+  methods::Checkpointing common_;
+  const LoggedHeader& header_;
+};
+
+/// Every feature's task result, in feature order, on every rank; `interrupted` when a stop request ended the
+/// scoring after `scored.size()` features (a checkpoint holds them).
+struct Scoring {
+  std::vector<std::vector<double>> scored;
+  bool interrupted = false;
+};
+
+/// After `scored` of the `p` features: the fraction scored. The top select_top are chosen once every feature is
+/// scored: no selected count before.
+RoundReport progress(std::size_t scored, std::size_t p) {
+  return {.round = static_cast<std::int32_t>(scored),
+          .total_rounds = static_cast<std::int32_t>(p),
+          .label = "scored",
+          .value = static_cast<double>(scored) / static_cast<double>(p)};
+}
+
+Scoring score_all(const MethodRun& run, const LoggedSource& source, const Settings& s,
+                  const Checkpointing& checkpointing) {
   const LoggedHeader& header = source.header();
   const auto rows = static_cast<std::size_t>(header.rows);
   const Index p = header.cols;
   const Index wave = kWaveColumns * run.comm.size();
-  std::vector<std::vector<double>> all;
+  Scoring out{checkpointing.resumed()};
+  std::vector<std::vector<double>>& all = out.scored;
   all.reserve(static_cast<std::size_t>(p));
-  for (Index first = 0; first < p; first += wave) {
+  std::int64_t waves = 0;
+  for (auto first = static_cast<Index>(all.size()); first < p; first += wave) {
     const auto count = static_cast<std::size_t>(std::min(wave, p - first));
     const auto [begin, end] = run.executor.block(count);
     const std::vector<float> mine = source.columns(first + static_cast<Index>(begin), static_cast<Index>(end - begin));
@@ -115,16 +193,14 @@ std::vector<std::vector<double>> score_all(const MethodRun& run, const LoggedSou
     };
     for (auto& result : run.executor.map(count, task)) all.push_back(std::move(result));
     if (run.on_round && run.comm.rank() == 0) {
-      RoundReport report;
-      report.round = static_cast<std::int32_t>(all.size());
-      report.total_rounds = static_cast<std::int32_t>(p);
-      report.metric = "scored";  // the fraction of the features scored
-      report.test_score = static_cast<double>(all.size()) / static_cast<double>(p);
-      report.arm_size = count;
-      run.on_round(report);
+      run.on_round(progress(all.size(), static_cast<std::size_t>(p)));
+    }
+    if (first + static_cast<Index>(count) < p && checkpointing.stop_after(++waves, all)) {
+      out.interrupted = true;
+      return out;
     }
   }
-  return all;
+  return out;
 }
 
 /// The /cmab datasets from the task results; fills importance (eq. 1) too.
@@ -242,10 +318,19 @@ class CmabScoresMethod final : public Method {
     const auto& params = *run.job.method.params.as<cmab::CmabParams>();
     const std::unique_ptr<LoggedSource> source = open_source(run.job.data, run.context.seed);
     const Settings settings = settings_of(params, source->header());
-    const std::vector<std::vector<double>> scored = score_all(run, *source, settings);
+    const Checkpointing checkpointing(run, source->header());
+    const Scoring scoring = score_all(run, *source, settings, checkpointing);
     if (run.comm.rank() != 0) return std::nullopt;
-    MethodResult result = make_result(run, source->header(), params, settings, scored);
+    if (scoring.interrupted) {
+      MethodResult stopped;
+      stopped.method = "cmab-scores";
+      stopped.stop_reason = "interrupted after feature " + std::to_string(scoring.scored.size()) + " of " +
+                            std::to_string(source->header().cols) + " (checkpoint " + run.control.checkpoint_path + ")";
+      return stopped;
+    }
+    MethodResult result = make_result(run, source->header(), params, settings, scoring.scored);
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()}};
+    report_final(run, progress(scoring.scored.size(), scoring.scored.size()), result);
     return result;
   }
 };

@@ -9,14 +9,18 @@
 namespace bfs::cmab {
 namespace {
 
-constexpr double kFloor = 1e-6;  // causalml's 0.1**6: KL's clip of q and Chi's denominators
+constexpr double kFloor = 1e-6;  // HDD's clip of q ([CMAB A.1] has none: causalml's, as 1e-6)
+// causalml's filters' floor, 0.1**6 as Python evaluates it (two ulps above 1e-6): their KL clip of q and Chi's
+// denominators, so that KL / ED / Chi equal filter_D's to the last bits.
+constexpr double kUpliftFloor = 1.0000000000000004e-06;
 
 /// One (bin, arm) cell, or an arm's total over all bins.
 struct Cell {
   std::int64_t zeros = 0, ones = 0;
   std::int64_t rows() const { return zeros + ones; }
   double rate() const { return static_cast<double>(ones) / static_cast<double>(rows()); }
-  /// causalml's smooth=True: a reward value that never occurs counts once, so P is in (0, 1) and KL stays finite.
+  /// HDD's smoothing (causalml's smooth=True applied per cell): a reward value the cell lacks counts once, so P is in
+  /// (0, 1) and KL stays finite. causalml's filters smooth per node instead (uplift_node).
   double smoothed_rate() const {
     const double z = zeros == 0 ? 1.0 : static_cast<double>(zeros);
     const double o = ones == 0 ? 1.0 : static_cast<double>(ones);
@@ -62,9 +66,9 @@ int winner(std::span<const Cell> arms) {
   return best;
 }
 
-/// KL(p‖q) of two Bernoulli laws, q clipped to [1e-6, 1 − 1e-6] (causalml's _kl_divergence).
-double bernoulli_kl(double p, double q) {
-  q = std::clamp(q, kFloor, 1.0 - kFloor);
+/// KL(p‖q) of two Bernoulli laws, q clipped to [floor, 1 − floor] (causalml's _kl_divergence).
+double bernoulli_kl(double p, double q, double floor = kFloor) {
+  q = std::clamp(q, floor, 1.0 - floor);
   return p * std::log(p / q) + (1.0 - p) * std::log((1.0 - p) / (1.0 - q));
 }
 
@@ -112,38 +116,75 @@ double hdd_score(const CellCounts& cells, std::span<const Cell> totals) {
   return children - pairwise_divergence(totals);
 }
 
-/// causalml's per-node divergences between a treatment cell t and the control cell c (both with rows).
-struct TreatmentDivergences {
-  double kl = 0, ed = 0, chi = 0;
+/// A node of causalml's filters (a bin, or all rows) as its _GetNodeSummary(smooth=True) sees it: per arm with rows,
+/// its rate and size after a zero count of a label that occurs in the node became 1.
+struct UpliftNode {
+  std::vector<double> rate;        ///< per arm; meaningful where size > 0
+  std::vector<std::int64_t> size;  ///< per arm, smoothed; 0 = no rows in the node
+  std::int64_t rows = 0;           ///< Σ size: the node's weight numerator
+  bool one_label = false;          ///< every row has the same reward
 };
-TreatmentDivergences divergences(const Cell& t, const Cell& c) {
-  if (t.rows() == 0 || c.rows() == 0) return {};
-  const double difference = t.rate() - c.rate();
-  const double squared = difference * difference;
-  return {bernoulli_kl(t.smoothed_rate(), c.smoothed_rate()), 2.0 * squared,
-          squared / std::max(kFloor, c.rate()) + squared / std::max(kFloor, 1.0 - c.rate())};
+
+UpliftNode uplift_node(std::span<const Cell> arms) {
+  bool any_zero = false, any_one = false;
+  for (const Cell& c : arms) {
+    any_zero = any_zero || c.zeros > 0;
+    any_one = any_one || c.ones > 0;
+  }
+  UpliftNode node;
+  node.rate.assign(arms.size(), 0.0);
+  node.size.assign(arms.size(), 0);
+  node.one_label = any_zero != any_one;
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    const Cell& c = arms[i];
+    if (c.rows() == 0) continue;
+    const std::int64_t zeros = any_zero ? std::max<std::int64_t>(c.zeros, 1) : 0;
+    const std::int64_t ones = any_one ? std::max<std::int64_t>(c.ones, 1) : 0;
+    node.size[i] = zeros + ones;
+    node.rate[i] = static_cast<double>(ones) / static_cast<double>(node.size[i]);
+    node.rows += node.size[i];
+  }
+  return node;
 }
 
-/// Adds, for treatment arm t, Σ_b (N_b/N) D_b − D_all on the rows of t and the control only.
-void add_baselines(const CellCounts& cells, std::span<const Cell> totals, int t, int control, FeatureScores& out) {
-  const std::int64_t pair_rows =
-      totals[static_cast<std::size_t>(t)].rows() + totals[static_cast<std::size_t>(control)].rows();
-  if (pair_rows == 0) return;
-  const auto n = static_cast<double>(pair_rows);
-  TreatmentDivergences children;
+struct UpliftScores {
+  double kl = 0, ed = 0, chi = 0;
+};
+
+/// The node's Σ over treatment arms t with rows of D(p_t, p_c); 0 without control rows, and 0 when every row has
+/// the same reward (all rates equal, so nothing diverges; causalml's KL is 0·ln 0 = NaN there).
+UpliftScores node_scores(const UpliftNode& node, int control) {
+  UpliftScores d;
+  const auto c = static_cast<std::size_t>(control);
+  if (node.size[c] == 0 || node.one_label) return d;
+  const double pc = node.rate[c];
+  for (std::size_t t = 0; t < node.size.size(); ++t) {
+    if (t == c || node.size[t] == 0) continue;
+    const double pt = node.rate[t], squared = (pt - pc) * (pt - pc);
+    d.kl += bernoulli_kl(pt, pc, kUpliftFloor);
+    d.ed += 2.0 * squared;
+    d.chi += squared / std::max(kUpliftFloor, pc) + squared / std::max(kUpliftFloor, 1.0 - pc);
+  }
+  return d;
+}
+
+/// causalml's filter_D: Σ_b (rows_b / N) D_b − D_all, rows_b the bin's smoothed sizes over all arms, N all rows.
+void add_uplift_filters(const CellCounts& cells, std::span<const Cell> totals, int control, FeatureScores& out) {
+  const auto n = static_cast<double>(rows_of(totals));
+  UpliftScores children;
   for (int b = 0; b < cells.bins; ++b) {
-    const Cell treated = cell_at(cells, b, t), controlled = cell_at(cells, b, control);
-    const double weight = static_cast<double>(treated.rows() + controlled.rows()) / n;
-    const TreatmentDivergences d = divergences(treated, controlled);
+    const UpliftNode node = uplift_node(bin_cells(cells, b));
+    if (node.rows == 0) continue;
+    const double weight = static_cast<double>(node.rows) / n;
+    const UpliftScores d = node_scores(node, control);
     children.kl += weight * d.kl;
     children.ed += weight * d.ed;
     children.chi += weight * d.chi;
   }
-  const TreatmentDivergences parent =
-      divergences(totals[static_cast<std::size_t>(t)], totals[static_cast<std::size_t>(control)]);
-  out.kl += children.kl - parent.kl;
-  out.ed += children.ed - parent.ed;
-  out.chi += children.chi - parent.chi;
+  const UpliftScores parent = node_scores(uplift_node(totals), control);
+  out.kl = children.kl - parent.kl;
+  out.ed = children.ed - parent.ed;
+  out.chi = children.chi - parent.chi;
 }
 
 /// I(bin; reward) in nats over all rows, arms pooled; 0·ln 0 = 0.
@@ -191,8 +232,7 @@ FeatureScores score_feature(const CellCounts& cells, HieReference reference, int
   if (rows == 0) return out;
   out.hie = hie_score(cells, totals, reference);
   out.hdd = hdd_score(cells, totals);
-  for (int t = 0; t < cells.arms; ++t)
-    if (t != control_arm) add_baselines(cells, totals, t, control_arm, out);
+  add_uplift_filters(cells, totals, control_arm, out);
   out.mi = mutual_information(cells, rows);
   return out;
 }

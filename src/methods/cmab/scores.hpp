@@ -9,11 +9,17 @@
 //    KL(P_i‖P_j), KL(p‖q) = p ln(p/q) + (1−p) ln((1−p)/(1−q)). Zeros (not in the paper; causalml's smooth=True and
 //    KL clip): in P a count of 0 zeros or 0 ones counts as 1 (the weights N_{b,i} stay the real counts), and q is
 //    clipped to [1e-6, 1 − 1e-6].
-//  * Baselines (causalml's filters), summed over the arms t != control: Σ_b (N_b/N) D_b − D_all, where N_b and N
-//    count only the rows of arms t and control (causalml scores each treatment on the control + t rows), and D_b =
-//    0 when t or control has no rows in b. KL: KL(p_t‖p_c) on the smoothed, clipped P as in HDD; ED: 2(p_t−p_c)²;
-//    Chi: (p_t−p_c)²/max(1e-6, p_c) + (p_t−p_c)²/max(1e-6, 1−p_c) — ED and Chi on the raw P (our reading: the
-//    issue's smoothing note is on HDD and KL).
+//  * Baselines: causalml's uplift filters KL, ED and Chi (FilterSelect.filter_D, feature_selection/filters.py), equal
+//    to its values on the same bins wherever they are finite. A node (a bin, or all rows) is summarised as causalml's
+//    _GetNodeSummary(smooth=True) does: per arm with rows in it, a zero count of a reward value that occurs in the
+//    node counts 1; P_i = ones/(zeros + ones) and the node's size = Σ_i (zeros + ones), both on those counts. Its
+//    score D = Σ over the arms t != control with rows of d(P_t, P_c), and D = 0 without control rows; KL: d =
+//    KL(P_t‖P_c) with q clipped to [f, 1 − f]; ED: 2(P_t − P_c)²; Chi: (P_t − P_c)²/max(f, P_c) + (P_t −
+//    P_c)²/max(f, 1 − P_c); f = causalml's 0.1**6. The feature's score: Σ_b (size_b / N) D_b − D_all, N = all rows
+//    (raw), so all arms weigh in every bin's weight (size_b / N is formed first, so a one-bin feature scores exactly
+//    0, where causalml's (D_b·size_b)/N leaves ~1e-17 of rounding). A node whose rows all have the same reward scores
+//    0: its arms' rates are all equal (0 or 1), so nothing diverges; causalml's KL is NaN there (0·ln 0), and one such
+//    bin makes its whole KL score NaN, which would rank nothing. ED and Chi are 0 there in causalml too.
 //  * MI: mutual information (natural log) of the bin and the reward, ignoring arms — the correlational filter §1
 //    argues against.
 // Every sum runs in a fixed order (bins, then arms), so a score never depends on threads or ranks.

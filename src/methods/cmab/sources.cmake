@@ -1,1 +1,1 @@
-set(BANDITFS_METHOD_SOURCES binning.cpp cell_counts.cpp scores.cpp cmab_scores.cpp)
+set(BANDITFS_METHOD_SOURCES binning.cpp cell_counts.cpp scores.cpp cmab_checkpoint.cpp cmab_scores.cpp)

@@ -3,9 +3,9 @@
 #include "core/error.hpp"
 #include "data/detail/atomic_write.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "data/detail/h5_result_reader.hpp"
 #include "data/detail/h5_result_write.hpp"
-#include "engine/round_driver.hpp"  // differing_keys
+#include "methods/common/checkpoint_seal.hpp"
+#include "run/job_identity.hpp"
 
 namespace bfs::methods {
 
@@ -14,8 +14,11 @@ void write_checkpoint(const std::string& path, const CheckpointHeader& header,
   using namespace bfs::detail::h5w;
   bfs::detail::silence_hdf5_errors();
   bfs::detail::atomic_write(path, [&](const std::string& tmp) {
+    bfs::detail::H5Handle creation =
+        bfs::detail::h5_plist(bfs::detail::check_id(H5Pcreate(H5P_FILE_CREATE), "create file properties"));
+    bfs::detail::check(H5Pset_userblock(creation.get(), kSealBytes), "reserve the checkpoint's seal");
     bfs::detail::H5Handle file = bfs::detail::h5_file(bfs::detail::check_id(
-        H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
+        H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, creation.get(), H5P_DEFAULT), bfs::detail::concat("create ", tmp)));
     const hid_t root = file.get();
     write_attr(root, "kind", std::string(header.kind));
     write_attr(root, "method", std::string(header.method));
@@ -24,10 +27,14 @@ void write_checkpoint(const std::string& path, const CheckpointHeader& header,
     write_attr(root, "resume_data_fingerprint", header.key.data_fingerprint);
     write_body(root);
     bfs::detail::check(file.close(), bfs::detail::concat("close ", tmp));
+    seal_checkpoint(tmp);
   });
 }
 
-ResumeKey read_checkpoint_key(const bfs::detail::Reader& reader, std::string_view kind, std::string_view title) {
+CheckpointReader::CheckpointReader(const std::string& path) : Reader((verify_checkpoint(path), path)) {}
+
+ResumeKey read_checkpoint_key(const CheckpointReader& reader, std::string_view kind, std::string_view title) {
+  reader.refuse_a_result_as_checkpoint();
   if (!reader.has_attr("kind") || reader.string_attr("kind") != kind)
     reader.fail(bfs::detail::concat("not a ", title,
                                     " checkpoint (another method's, or not a checkpoint); cannot --resume from it"));
@@ -46,16 +53,25 @@ void check_resumable(const ResumeKey& saved, const std::string& path, const Resu
                      "resume.");
 }
 
+bool stop_after_round(const RunControl& control, std::int64_t round, const std::function<void()>& write) {
+  const bool stop = control.stop_requested && control.stop_requested();
+  const bool periodic = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
+  if ((stop || periodic) && !control.checkpoint_path.empty()) write();
+  return stop;
+}
+
 bool stop_after_round(const MethodRun& run, std::int64_t round, const std::function<void()>& write) {
-  const RunControl& control = run.control;
   bool stop = false;
-  if (run.comm.rank() == 0) {
-    stop = control.stop_requested && control.stop_requested();
-    const bool periodic = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
-    if ((stop || periodic) && !control.checkpoint_path.empty()) write();
-  }
+  if (run.comm.rank() == 0) stop = stop_after_round(run.control, round, write);
   if (run.comm.size() > 1) stop = run.comm.broadcast(stop ? "1" : "0", 0) == "1";
   return stop;
+}
+
+Checkpointing::Checkpointing(const MethodRun& run, std::string data_fingerprint)
+    : run_(run), key_{run.job_text, job_hash(run.job), std::move(data_fingerprint)} {}
+
+void Checkpointing::log_resume(const std::string& position) const {
+  if (run_.context.log) run_.context.log->info("resuming from {} after {}", path(), position);
 }
 
 }  // namespace bfs::methods

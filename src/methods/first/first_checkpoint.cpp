@@ -45,7 +45,7 @@ void write_first_checkpoint(const std::string& path, const FirstCheckpoint& chec
 
 FirstCheckpoint read_first_checkpoint(const std::string& path) {
   bfs::detail::silence_hdf5_errors();
-  const bfs::detail::Reader reader(path);
+  const methods::CheckpointReader reader(path);
   FirstCheckpoint checkpoint;
   checkpoint.key = methods::read_checkpoint_key(reader, kKind, "FIRST");
   ForwardState& s = checkpoint.state;

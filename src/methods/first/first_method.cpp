@@ -9,35 +9,19 @@
 
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/local_runner.hpp"  // job_hash
-#include "engine/round_driver.hpp"  // describe_source
+#include "methods/common/column_major.hpp"
 #include "methods/first/first.hpp"
 #include "methods/first/first_checkpoint.hpp"
 #include "methods/first/first_params.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Column-major copy of X, standardised (detail::standardise) when `standardize`. Returns the number of constant
-/// columns (0 when not standardising).
-std::size_t standardised_columns(const Dataset& data, bool standardize, first::detail::Columns& out) {
-  const auto n = static_cast<std::size_t>(data.rows());
-  const auto p = static_cast<std::size_t>(data.cols());
-  out.rows = n;
-  out.cols = p;
-  out.values.resize(n * p);
-  for (std::size_t j = 0; j < p; ++j) {
-    double* column = out.values.data() + j * n;
-    for (std::size_t r = 0; r < n; ++r)
-      column[r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
-  }
-  return standardize ? first::detail::standardise(out) : 0;
-}
 
 /// N_I: the key, or 3 when y has two values and 2 otherwise (§3.3, §6); checked against N.
 std::size_t inner_samples(const first::FirstParams& params, const std::vector<double>& y, const std::string& origin) {
@@ -98,61 +82,38 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const first:
   return r;
 }
 
-/// Progress, checkpoints and stop requests around the forward steps (issue 13). Rank 0 writes OUT/checkpoint.h5
-/// every run.checkpoint_every steps and when a stop is requested; the stop decision is rank 0's, broadcast so that
-/// every rank leaves the loop at the same step. On --resume rank 0 reads and checks the checkpoint and broadcasts
-/// its state.
-class Checkpointing {
- public:
-  Checkpointing(const MethodRun& run, std::string fingerprint, std::size_t total_steps)
-      : run_(run),
-        hash_(job_hash(run.job)),
-        fingerprint_(std::move(fingerprint)),
-        total_(static_cast<std::int32_t>(total_steps)) {}
+/// The forward selection's state to start from: empty, or on --resume the checkpoint's (read and checked by rank 0,
+/// the same on every rank).
+first::ForwardState start_state(const methods::Checkpointing& checkpointing) {
+  const auto bytes = checkpointing.resume(first::read_first_checkpoint, [&](const first::FirstCheckpoint& saved) {
+    checkpointing.log_resume("forward step " + std::to_string(saved.state.step));
+    return first::serialize(saved.state);
+  });
+  return bytes ? first::deserialize_forward_state(*bytes) : first::ForwardState{};
+}
 
-  /// The state to start from: empty, or the checkpoint's on --resume (the same on every rank).
-  first::ForwardState start() const {
-    if (!run_.control.resume) return {};
-    std::string bytes;
-    if (run_.comm.rank() == 0) {
-      const std::string& path = run_.control.checkpoint_path;
-      const first::FirstCheckpoint checkpoint = first::read_first_checkpoint(path);
-      methods::check_resumable(checkpoint.key, path, {run_.job_text, hash_, fingerprint_});
-      if (run_.context.log)
-        run_.context.log->info("resuming from {} after forward step {}", path, checkpoint.state.step);
-      bytes = first::serialize(checkpoint.state);
-    }
-    return first::deserialize_forward_state(run_.comm.broadcast(bytes, 0));
-  }
+/// After a forward step: V̂_A, the explained variance of the forward set A (eq. 15), and |A|, which the forward
+/// selection has selected so far (NANNE-BE may drop some of A at the end).
+RoundReport progress(std::int32_t step, std::int32_t total, double explained, std::size_t forward) {
+  return {.round = step,
+          .total_rounds = total,
+          .label = "explained",
+          .value = explained,
+          .selected = forward,
+          .set_size = forward};
+}
 
-  first::StepHook hook() const {
-    return [this](const first::ForwardState& state) { return after_step(state); };
-  }
-
- private:
-  bool after_step(const first::ForwardState& state) const {
-    if (run_.comm.rank() == 0) report_progress(state);
-    return methods::stop_after_round(run_, state.step, [&] {
-      first::write_first_checkpoint(run_.control.checkpoint_path, {{run_.job_text, hash_, fingerprint_}, state});
+/// After each forward step: progress, then rank 0 writes OUT/checkpoint.h5 every run.checkpoint_every steps and
+/// when a stop is requested; every rank leaves the loop at the same step.
+first::StepHook step_hook(const MethodRun& run, const methods::Checkpointing& checkpointing, std::size_t total_steps) {
+  return [&run, &checkpointing, total = static_cast<std::int32_t>(total_steps)](const first::ForwardState& state) {
+    if (run.comm.rank() == 0 && run.on_round)
+      run.on_round(progress(state.step, total, state.explained.back(), state.forward.size()));
+    return checkpointing.stop_after(state.step, [&] {
+      first::write_first_checkpoint(checkpointing.path(), {checkpointing.key(), state});
     });
-  }
-  void report_progress(const first::ForwardState& state) const {
-    if (!run_.on_round) return;
-    RoundReport report;
-    report.round = state.step;
-    report.total_rounds = total_;
-    report.metric = "explained";  // V̂_A, the explained variance of the forward set (eq. 15)
-    report.test_score = state.explained.back();
-    report.selected = state.forward.size();
-    report.arm_size = state.forward.size();
-    run_.on_round(report);
-  }
-
-  const MethodRun& run_;
-  std::string hash_;
-  std::string fingerprint_;
-  std::int32_t total_;
-};
+  };
+}
 
 class FirstMethod final : public Method {
  public:
@@ -178,8 +139,8 @@ class FirstMethod final : public Method {
     const Dataset data = source->load_period(0);
     std::vector<double> y(data.y.begin(), data.y.end());
     const std::size_t inner = inner_samples(params, y, source->describe());
-    first::detail::Columns columns;
-    const std::size_t constant = standardised_columns(data, params.standardize, columns);
+    methods::ColumnMajor columns = methods::column_major(data);
+    const std::size_t constant = params.standardize ? methods::standardise(columns) : 0;
     if (constant > 0 && run.context.log && run.comm.rank() == 0)
       run.context.log->info("{} constant column(s) of {} become 0 after standardising", constant, source->describe());
     const double data_seconds = seconds_since(start);
@@ -190,10 +151,10 @@ class FirstMethod final : public Method {
     settings.fast = params.forward == first::Forward::fast;
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
-    const Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint,
-                                      settings.max_selected ? std::min(settings.max_selected, t.cols()) : t.cols());
-    const first::FirstOutcome outcome =
-        first::run_first(t, settings, run.executor, checkpointing.hook(), checkpointing.start());
+    const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
+    const std::size_t total_steps = settings.max_selected ? std::min(settings.max_selected, t.cols()) : t.cols();
+    const first::FirstOutcome outcome = first::run_first(
+        t, settings, run.executor, step_hook(run, checkpointing, total_steps), start_state(checkpointing));
     if (run.comm.rank() != 0) return std::nullopt;
     if (outcome.interrupted) {
       MethodResult stopped;
@@ -204,6 +165,11 @@ class FirstMethod final : public Method {
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);
     result.timings = {{"wall_seconds", seconds_since(start)}, {"data_seconds", data_seconds}};
+    const double explained = outcome.forward_explained.empty() ? 0.0 : outcome.forward_explained.back();
+    report_final(run,
+                 progress(static_cast<std::int32_t>(outcome.steps), static_cast<std::int32_t>(total_steps), explained,
+                          outcome.forward.size()),
+                 result);
     return result;
   }
 };

@@ -24,7 +24,7 @@ void write_fuse_checkpoint(const std::string& path, const FuseCheckpoint& checkp
 
 FuseCheckpoint read_fuse_checkpoint(const std::string& path) {
   bfs::detail::silence_hdf5_errors();
-  const bfs::detail::Reader reader(path);
+  const methods::CheckpointReader reader(path);
   FuseCheckpoint checkpoint;
   checkpoint.key = methods::read_checkpoint_key(reader, kKind, "FUSE");
   const auto done = reader.attr<std::int64_t>("iterations_done");

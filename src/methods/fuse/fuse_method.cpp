@@ -21,16 +21,16 @@
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "engine/coordinator_state.hpp"  // truth_metrics
-#include "engine/data_sources.hpp"
-#include "engine/local_runner.hpp"  // job_hash
-#include "engine/round_driver.hpp"  // describe_source
+#include "methods/common/top_k.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
 #include "methods/fuse/selection.hpp"
 #include "methods/fuse/tree.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
+#include "run/job_identity.hpp"
+#include "run/source_info.hpp"
 
 namespace bfs {
 namespace {
@@ -39,21 +39,17 @@ using Clock = std::chrono::steady_clock;
 constexpr std::int32_t kRandSubsetSize = 20;  // RAND^R's uniform subsets (§7.2, Fig. 3)
 
 fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
-  fuse::TrainingSet set;
-  set.rows = static_cast<std::size_t>(data.rows());
-  set.cols = static_cast<std::size_t>(data.cols());
-  set.values.resize(set.rows * set.cols);
-  for (std::size_t j = 0; j < set.cols; ++j)
-    for (std::size_t r = 0; r < set.rows; ++r)
-      set.values[j * set.rows + r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
+  fuse::TrainingSet set{methods::column_major(data)};
   set.labels.resize(set.rows);
   for (std::size_t r = 0; r < set.rows; ++r) set.labels[r] = data.y(static_cast<Index>(r)) > 0.5 ? 1 : 0;
-  if (standardize) fuse::standardise(set);
+  if (standardize) methods::standardise(set);
   return set;
 }
 
-/// k and the subsample against the rows: InputErrors naming the key.
+/// k and the subsample against the rows, top (when it selects) against the features: InputErrors naming the key.
 void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, const std::string& origin) {
+  if (params.select == fuse::Select::rave)
+    methods::check_top_k("top", params.top, static_cast<std::int64_t>(set.cols), origin);
   if (static_cast<std::size_t>(params.k) >= set.rows)
     throw InputError("method.k = " + std::to_string(params.k) + " needs more training rows than the " +
                      std::to_string(set.rows) + " of " + origin);
@@ -64,63 +60,53 @@ void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, c
 
 /// What the search leaves: the tree and each iteration's reward and final-set size; `interrupted` when a stop
 /// request ended it after `reward.size()` iterations (their rewards are in the checkpoint).
+/// After `done` of `total` iterations: the last reward (the AUC of the last descent's feature set, eq. 9) and that
+/// set's size. The selection (top g-RAVE or the most visited path) is made once the search is done: no selected count.
+RoundReport progress(std::uint64_t done, std::uint64_t total, double reward, std::size_t set_size) {
+  return {.round = static_cast<std::int32_t>(done),
+          .total_rounds = static_cast<std::int32_t>(total),
+          .label = "auc",
+          .value = reward,
+          .set_size = set_size};
+}
+
 struct SearchOutcome {
   std::vector<double> reward;
   std::vector<std::int32_t> final_size;
   bool interrupted = false;
 };
 
-/// Checkpoints and resume around the search's rounds (rank 0 reads and writes; the rewards to replay are broadcast).
-class Checkpointing {
- public:
-  Checkpointing(const MethodRun& run, std::string fingerprint)
-      : run_(run), key_{run.job_text, job_hash(run.job), std::move(fingerprint)} {}
-
-  /// The rewards of the rounds to replay: empty, or the checkpoint's on --resume (the same on every rank).
-  std::vector<double> replay(std::uint64_t total, std::uint64_t batch) const {
-    if (!run_.control.resume) return {};
-    std::string bytes;
-    if (run_.comm.rank() == 0) {
-      const std::string& path = run_.control.checkpoint_path;
-      fuse::FuseCheckpoint checkpoint = fuse::read_fuse_checkpoint(path);
-      methods::check_resumable(checkpoint.key, path, key_);
-      const std::uint64_t done = checkpoint.reward.size();
-      if (done > total || (done % batch != 0 && done != total))
-        throw InputError(path + " holds " + std::to_string(done) + " iterations, not whole rounds of method.batch = " +
-                         std::to_string(batch) + " within method.iterations = " + std::to_string(total));
-      if (run_.context.log) run_.context.log->info("resuming from {} after iteration {}", path, done);
-      ByteWriter w;
-      w.put_vector(checkpoint.reward);
-      bytes = w.take();
-    }
-    const std::string received = run_.comm.broadcast(bytes, 0);  // ByteReader views it: keep it alive
-    ByteReader r(received, "FUSE checkpoint rewards");
-    std::vector<double> rewards = r.get_vector<double>();
-    r.finish();
-    return rewards;
-  }
-
-  /// After each computed round: true when the run must stop (the checkpoint then holds `rewards`).
-  bool stop_after(std::int64_t round, const std::vector<double>& rewards) const {
-    return methods::stop_after_round(run_, round, [&] {
-      fuse::write_fuse_checkpoint(run_.control.checkpoint_path, {key_, rewards});
-    });
-  }
-
- private:
-  const MethodRun& run_;
-  methods::ResumeKey key_;
-};
+/// The rewards of the rounds to replay: empty, or on --resume the checkpoint's (read and checked by rank 0, the same
+/// on every rank).
+std::vector<double> replay_rewards(const methods::Checkpointing& checkpointing, std::uint64_t total,
+                                   std::uint64_t batch) {
+  const auto bytes = checkpointing.resume(fuse::read_fuse_checkpoint, [&](const fuse::FuseCheckpoint& saved) {
+    const std::uint64_t done = saved.reward.size();
+    if (done > total || (done % batch != 0 && done != total))
+      throw InputError(checkpointing.path() + " holds " + std::to_string(done) +
+                       " iterations, not whole rounds of method.batch = " + std::to_string(batch) +
+                       " within method.iterations = " + std::to_string(total));
+    checkpointing.log_resume("iteration " + std::to_string(done));
+    ByteWriter w;
+    w.put_vector(saved.reward);
+    return w.take();
+  });
+  if (!bytes) return {};
+  ByteReader r(*bytes, "FUSE checkpoint rewards");  // views the bytes: they outlive it
+  std::vector<double> rewards = r.get_vector<double>();
+  r.finish();
+  return rewards;
+}
 
 SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const fuse::KnnReward& reward,
-                     fuse::Tree& tree, const Checkpointing& checkpointing) {
+                     fuse::Tree& tree, const methods::Checkpointing& checkpointing) {
   const fuse::SearchSettings settings = fuse::search_settings(params);
   const auto total = static_cast<std::uint64_t>(params.iterations);
   const auto batch = static_cast<std::uint64_t>(params.batch);
   const auto p = static_cast<std::int32_t>(reward.data().cols);
   const std::uint64_t seed = run.context.seed;
   SearchOutcome out;
-  const std::vector<double> replay = checkpointing.replay(total, batch);
+  const std::vector<double> replay = replay_rewards(checkpointing, total, batch);
   std::vector<fuse::Descent> descents;
   for (std::uint64_t first = 0; first < total; first += batch) {
     const std::uint64_t count = std::min(batch, total - first);
@@ -162,15 +148,12 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
     }
     if (replayed) continue;
     if (run.on_round && run.comm.rank() == 0) {
-      RoundReport report;
-      report.round = static_cast<std::int32_t>(first + count);
-      report.total_rounds = static_cast<std::int32_t>(total);
-      report.metric = "auc";
-      report.test_score = values.back()[0];
-      report.arm_size = descents.back().features.size();
-      run.on_round(report);
+      run.on_round(progress(first + count, total, values.back()[0], descents.back().features.size()));
     }
-    if (first + count < total && checkpointing.stop_after(static_cast<std::int64_t>(first / batch + 1), out.reward)) {
+    const auto round = static_cast<std::int64_t>(first / batch + 1);
+    if (first + count < total && checkpointing.stop_after(round, [&] {
+          fuse::write_fuse_checkpoint(checkpointing.path(), {checkpointing.key(), out.reward});
+        })) {
       out.interrupted = true;
       return out;
     }
@@ -272,7 +255,7 @@ class FuseMethod final : public Method {
     check_sizes(params, set, source->describe());
     const fuse::KnnReward reward(std::move(set), params.k);
     fuse::Tree tree(static_cast<std::int32_t>(data.cols()));
-    const Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
+    const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
     const auto search_start = Clock::now();
     SearchOutcome outcome = search(run, params, reward, tree, checkpointing);
     const double search_seconds = std::chrono::duration<double>(Clock::now() - search_start).count();
@@ -284,10 +267,14 @@ class FuseMethod final : public Method {
                             run.control.checkpoint_path + ")";
       return stopped;
     }
+    const std::size_t iterations = outcome.reward.size();
+    const double last_reward = outcome.reward.empty() ? 0.0 : outcome.reward.back();
+    const std::size_t last_size = outcome.final_size.empty() ? 0 : static_cast<std::size_t>(outcome.final_size.back());
     MethodResult result = make_result(run, data, params, tree, std::move(outcome));
     // search_seconds: the descents and rewards alone, without loading and standardising (scripts/bench/fuse_speed.sh).
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()},
                       {"search_seconds", search_seconds}};
+    report_final(run, progress(iterations, iterations, last_reward, last_size), result);
     return result;
   }
 };

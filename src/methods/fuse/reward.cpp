@@ -1,7 +1,6 @@
 #include "methods/fuse/reward.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -10,19 +9,6 @@
 #include "core/error.hpp"
 
 namespace bfs::fuse {
-
-void standardise(TrainingSet& data) {
-  for (std::size_t j = 0; j < data.cols; ++j) {
-    double* column = data.values.data() + j * data.rows;
-    double sum = 0.0;
-    for (std::size_t i = 0; i < data.rows; ++i) sum += column[i];
-    const double mean = data.rows > 0 ? sum / static_cast<double>(data.rows) : 0.0;
-    double squares = 0.0;
-    for (std::size_t i = 0; i < data.rows; ++i) squares += (column[i] - mean) * (column[i] - mean);
-    const double sd = data.rows > 1 ? std::sqrt(squares / static_cast<double>(data.rows - 1)) : 0.0;
-    for (std::size_t i = 0; i < data.rows; ++i) column[i] = sd > 0.0 ? (column[i] - mean) / sd : 0.0;
-  }
-}
 
 double auc(std::span<const std::int32_t> scores, std::span<const std::uint8_t> labels) {
   BFS_CHECK(scores.size() == labels.size());

@@ -17,22 +17,16 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "methods/common/column_major.hpp"
 #include "methods/fuse/detail/knn_screen.hpp"
 
 namespace bfs::fuse {
 
-/// L: column-major data (column j is values[j·rows, (j+1)·rows)) and 0/1 labels.
-struct TrainingSet {
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::vector<double> values;
+/// L: column-major data (methods::column_major, standardised by methods::standardise when method.standardize:
+/// §7.1 "centered and normalized (based on the training set)") and 0/1 labels.
+struct TrainingSet : methods::ColumnMajor {
   std::vector<std::uint8_t> labels;
-  std::span<const double> column(std::size_t j) const { return {values.data() + j * rows, rows}; }
 };
-
-/// Centres each column and scales it by its sd (divisor rows − 1, sums in row order); a constant column becomes 0
-/// (§7.1: "centered and normalized (based on the training set)"; method.standardize).
-void standardise(TrainingSet& data);
 
 /// AUC (eq. 11, footnote 1) of integer scores against 0/1 labels, ties ½; ½ when either class is absent.
 double auc(std::span<const std::int32_t> scores, std::span<const std::uint8_t> labels);

@@ -68,6 +68,17 @@ BOOST_AUTO_TEST_CASE(round_trip_is_exact) {
   BOOST_TEST(std::memcmp(r.y.data(), d.y.data(), sizeof(double) * d.y.size()) == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_target_outside_the_arithmetic_names_file_column_and_line) {
+  TempDir dir;
+  // Row 2 (0-based) is on line 5: a blank line comes first.
+  std::string p = dir.write("huge.csv", "a,ret\n1,1e300\n2,-2e300\n\n3,5e307\n4,1\n");
+  expect_error<InputError>([&] { read_csv(p, "ret"); },
+                           p + ", column 'ret': y is too large for the arithmetic: the sum of its squares overflows a "
+                               "double (largest |y| = 5e+307 at line 5); divide y by a power of ten");
+  p = dir.write("tiny.csv", "a,ret\n1,1e-310\n2,2e-310\n3,0\n");
+  expect_error<InputError>([&] { read_csv(p, "ret"); }, p + ", column 'ret': y varies too little for the arithmetic");
+}
+
 BOOST_AUTO_TEST_CASE(errors_name_file_line_and_column) {
   TempDir dir;
   const std::string missing = dir.file("none.csv");

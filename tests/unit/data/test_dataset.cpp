@@ -97,6 +97,41 @@ BOOST_AUTO_TEST_CASE(gather_copies_rows_and_columns) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
+BOOST_AUTO_TEST_CASE(a_target_outside_the_arithmetic_is_refused) {
+  // Finite, but every R² would be NaN (squares overflow) or 0/0 (a spread below the smallest normal double).
+  Dataset base = random_dataset(10, 3);
+  base.origin = "data.h5";
+  {
+    Dataset d = base;
+    for (Index i = 0; i < d.rows(); ++i) d.y[i] = (i % 2 == 0 ? 1e308 : -1e308) * (1.0 + 0.01 * static_cast<double>(i));
+    expect_error<InputError>([&] { validate_dataset(d); },
+                             "data.h5: y is too large for the arithmetic: the sum of its squares overflows a double "
+                             "(largest |y| = 1.09e+308 at row 9); divide y by a power of ten");
+  }
+  {
+    Dataset d = base;
+    d.y *= 1e-310;  // subnormal values
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: y varies too little for the arithmetic");
+    expect_error<InputError>([&] { check_finite(d, 100); }, "multiply y by a power of ten");
+  }
+  {
+    // A constant target is left to the methods (each says it in its own terms); a single tiny value among ordinary
+    // ones, or a target scaled by 1e-150, is fine.
+    Dataset d = base;
+    d.y.setConstant(1e-310);
+    BOOST_CHECK_NO_THROW(validate_dataset(d));
+    d = base;
+    d.y[3] = 1e-320;
+    BOOST_CHECK_NO_THROW(validate_dataset(d));
+    d = base;
+    d.y *= 1e-150;
+    BOOST_CHECK_NO_THROW(validate_dataset(d));
+    d = base;
+    d.y *= 1e150;
+    BOOST_CHECK_NO_THROW(validate_dataset(d));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_repeated_truth_index_is_refused) {
   // Counted twice it would inflate power and the Hamming distance (issue 11).
   Dataset d = random_dataset(10, 4);

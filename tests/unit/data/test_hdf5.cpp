@@ -225,6 +225,50 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
   });
   expect_error<InputError>([&] { read_hdf5_header(p); },
                            p + ": /period_labels has 3 entries, more than 2 (one per period)");
+  // A repeated /truth index would be counted twice in power and Hamming distance: the header refuses it, so a
+  // panel read period by period (which never meets validate_dataset) refuses it too.
+  p = make("truth_repeat.h5", [&](RawFile& r) {
+    r.add_x({4, 3}, ramp(12));
+    r.add_y(y4);
+    r.add_i32("truth", {1, 1});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": /truth lists feature index 1 more than once");
+  // /period and /period_offsets must describe the same periods.
+  p = make("period_flat.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("period", {0, 0, 0, 0});
+    r.add_i64("period_offsets", {0, 1, 2, 4});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /period and /period_offsets disagree: /period_offsets starts period 1 at row 1 but "
+                               "/period is 0 on both sides of it");
+  p = make("period_split.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("period", {5, 6, 7, 7});
+    r.add_i64("period_offsets", {0, 2, 4});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /period and /period_offsets disagree: /period changes from 5 to 6 at row 1, inside "
+                               "period 0 of /period_offsets (rows 0 to 1)");
+  p = make("period_labels.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("period", {5, 5, 7, 7});
+    r.add_i64("period_offsets", {0, 2, 4});
+    r.add_i32("period_labels", {5, 8});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); },
+                           p + ": /period and /period_labels disagree: period 1 is labelled 8 but /period is 7");
+  p = make("period_agree.h5", [&](RawFile& r) {
+    r.add_x({4, 2}, ramp(8));
+    r.add_y(y4);
+    r.add_i32("period", {5, 5, 7, 7});
+    r.add_i64("period_offsets", {0, 2, 4});
+    r.add_i32("period_labels", {5, 7});
+  });
+  BOOST_TEST(read_hdf5_header(p).period_labels == std::vector<std::int32_t>({5, 7}), boost::test_tools::per_element());
   p = make("p0.h5", [&](RawFile& r) {
     r.add_x({4, 0}, std::vector<float>{});
     r.add_y(y4);

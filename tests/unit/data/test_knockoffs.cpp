@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "data/knockoffs.hpp"
 #include "data/source.hpp"
-#include "engine/data_sources.hpp"
+#include "run/data_sources.hpp"
 #include "test_util.hpp"
 
 using namespace bfs;

@@ -14,7 +14,7 @@
 #include "data/hdf5_io.hpp"
 #include "data/labels.hpp"
 #include "data/source.hpp"
-#include "engine/data_sources.hpp"
+#include "run/data_sources.hpp"
 #include "test_util.hpp"
 
 using namespace bfs;

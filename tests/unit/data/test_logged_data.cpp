@@ -164,6 +164,22 @@ BOOST_AUTO_TEST_CASE(csv_feature_subset_and_declared_arm_order) {
   BOOST_TEST(declared->header().categorical == std::vector<std::uint8_t>({1, 0, 0}), boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(a_csv_row_is_located_by_its_file_and_1_based_line) {
+  TempDir dir;
+  // Line 1 the header, rows 0 and 1 on lines 2 and 3, two blank lines, rows 2 and 3 on lines 6 and 7.
+  const std::string path = dir.write("log.csv", "x,arm,reward\n1,a,0\n2,b,1\n\n  \n3,a,1\n4,b,0\n");
+  const auto log = open_logged_csv(path, csv_spec());
+  BOOST_TEST(row_location(log->header(), 0) == path + ": line 2");
+  BOOST_TEST(row_location(log->header(), 1) == path + ": line 3");
+  BOOST_TEST(row_location(log->header(), 2) == path + ": line 6");
+  BOOST_TEST(row_location(log->header(), 3) == path + ": line 7");
+  // A log that is no CSV file has no lines: its rows are named as such.
+  LoggedHeader memory = log->header();
+  memory.origin = "simulate cmab-hte (seed 1)";
+  memory.line_anchors.clear();
+  BOOST_TEST(row_location(memory, 3) == "simulate cmab-hte (seed 1): row 3 (0-based)");
+}
+
 BOOST_AUTO_TEST_CASE(csv_round_trip_through_the_writer) {
   TempDir dir;
   const auto log = small_log(40, 5);

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
 #include "data/source.hpp"
-#include "engine/data_sources.hpp"
+#include "run/data_sources.hpp"
 #include "simulate/dgp.hpp"
 #include "test_util.hpp"
 

@@ -315,6 +315,10 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_is_written) {
   expect_config_error([&] { validate_gkx_like(3, 100, 201001, nan); }, {"--signal-scale", "finite", "nan"});
   expect_config_error([&] { validate_gkx_like(3, 100, 201001, inf); }, {"--signal-scale", "finite"});
   expect_config_error([&] { validate_gkx_like(3, 100, 201001, -inf); }, {"--signal-scale", "finite"});
+  // A finite scale whose signal (and so returns.csv) would not be finite, or whose squares would overflow.
+  expect_config_error([&] { validate_gkx_like(3, 100, 201001, 1e308); }, {"--signal-scale 1e+308 is too large"});
+  expect_config_error([&] { validate_gkx_like(3, 100, 201001, -1e150); }, {"--signal-scale -1e+150 is too large"});
+  BOOST_CHECK_NO_THROW(validate_gkx_like(3, 100, 201001, 1e6));
   expect_config_error([&] { validate_gkx_like(0, 100, 201001, 0.0); }, {"--months must be at least 1"});
   expect_config_error([&] { validate_gkx_like(3, 9, 201001, 0.0); }, {"--stocks must be at least 10"});
   expect_config_error([&] { validate_gkx_like(100000, 100, 201001, 0.0); }, {"--months must be at most 95880"});

@@ -1,7 +1,7 @@
 // cmab-scores' pure algorithms (paper 004 §2, eq. 1, A.1; issue 15; src/methods/cmab/): the issue's 16-row hand
 // example, quantile and per-value bins, ties, the NaN bin and its error, a zero cell (smoothing), an arm missing from
-// a bin, a constant feature, eq. 1's min-max, and agreement with the NumPy reference (tests/data/cmab_reference.py)
-// on its three random logs (tests/data/cmab_reference_cases.txt) to 1e-12 relative.
+// a bin, a bin of one reward, a constant feature, eq. 1's min-max, and agreement with the NumPy reference
+// (tests/data/cmab_reference.py) on its three random logs (tests/data/cmab_reference_cases.txt) to 1e-12 relative.
 #include <algorithm>
 #include <array>
 #include <boost/test/unit_test.hpp>
@@ -31,8 +31,10 @@ double kl(double p, double q) {
   return p * std::log(p / q) + (1 - p) * std::log((1 - p) / (1 - q));
 }
 
+/// Relative; an expected value below 1e-15 is an exact 0 up to rounding (the NumPy reference's causalml filters
+/// weigh a bin as (D·size)/N, which leaves ~1e-17 for a constant feature, where banditfs's size/N·D gives 0).
 bool close(double got, double expected, double relative = 1e-12) {
-  if (expected == 0.0) return std::abs(got) <= 1e-15;
+  if (std::abs(expected) < 1e-15) return std::abs(got) <= 1e-15;
   return std::abs(got - expected) <= relative * std::abs(expected);
 }
 
@@ -238,19 +240,20 @@ BOOST_AUTO_TEST_CASE(missing_error_names_the_feature_and_the_row) {
 }
 
 BOOST_AUTO_TEST_CASE(a_zero_cell_is_smoothed) {
-  // Bin 0: arm0 0 of 2 rewarded, arm1 1 of 2; bin 1: arm0 1 of 2, arm1 2 of 2; no NaN. For HDD and KL a zero count
-  // counts as 1 in P (1/3 and 2/3), the weights keep the real counts; ED and Chi use the raw rates (0 and 1).
+  // Bin 0: arm0 0 of 2 rewarded, arm1 1 of 2; bin 1: arm0 1 of 2, arm1 2 of 2; no NaN. For HDD a zero count counts
+  // as 1 in P (1/3 and 2/3), the weights keep the real counts. causalml's filters smooth the counts themselves:
+  // bin 0 arm0 (2 zeros, 1 one), bin 1 arm1 (1, 2), so each bin weighs 5 of the 8 rows; overall 1 of 4 and 3 of 4.
   const CellCounts cells = cells_of(2, {{2, 0}, {1, 1}, {1, 1}, {0, 2}, {0, 0}, {0, 0}});
   const FeatureScores s = score_feature(cells, HieReference::InBin, 0);
   const double third = 1.0 / 3, ln3 = std::log(3.0);
   const double bin0 = kl(third, 0.5) + kl(0.5, third), bin1 = kl(0.5, 2 * third) + kl(2 * third, 0.5);
   // (N_b/N)(N_{b,i}N_{b,j}/N_b²) = (1/2)(1/4); totals 1 of 4 and 3 of 4, KL(1/4‖3/4) = KL(3/4‖1/4) = ln3/2.
   BOOST_TEST(close(s.hdd, 0.125 * bin0 + 0.125 * bin1 - 0.25 * ln3), s.hdd);
-  BOOST_TEST(close(s.kl, 0.5 * kl(0.5, third) + 0.5 * kl(2 * third, 0.5) - ln3 / 2), s.kl);
-  BOOST_TEST(std::abs(s.ed) <= 1e-15, s.ed);  // 2(1/2)² in each bin and overall
-  // Chi in bin 0: p_c = 0, so (1/2)²/1e-6 + (1/2)²/1.
-  BOOST_TEST(close(s.chi, 0.5 * (0.25 / 1e-6 + 0.25) + 0.5 * (0.25 / 0.5 + 0.25 / 0.5) - (0.25 / 0.25 + 0.25 / 0.75)),
-             s.chi);
+  BOOST_TEST(close(s.kl, 0.625 * kl(0.5, third) + 0.625 * kl(2 * third, 0.5) - ln3 / 2), s.kl);
+  // ED: 2(1/6)² in each bin, 2(1/2)² overall.
+  BOOST_TEST(close(s.ed, 0.625 * (2.0 / 36) * 2 - 0.5), s.ed);
+  // Chi: bin 0 p_c = 1/3: (1/36)/(1/3) + (1/36)/(2/3); bin 1 p_c = 1/2: 2(1/36)/(1/2); overall 1 + 1/3.
+  BOOST_TEST(close(s.chi, 0.625 * (1.0 / 12 + 1.0 / 24) + 0.625 * (1.0 / 9) - 4.0 / 3), s.chi);
   BOOST_TEST(std::isfinite(s.mi));
   BOOST_TEST(s.hie == 0.0);  // arm1 wins overall and in both bins
 }
@@ -268,9 +271,27 @@ BOOST_AUTO_TEST_CASE(an_arm_without_rows_in_a_bin) {
   const double children = (4.0 / 6) * 0.25 * (kl(0.5, two_thirds) + kl(two_thirds, 0.5));
   const double parent = (8.0 / 36) * (kl(0.25, two_thirds) + kl(two_thirds, 0.25));
   BOOST_TEST(close(in_bin.hdd, children - parent), in_bin.hdd);
-  // KL (control arm0): bin 1 has no treated rows (D = 0) but its control rows count in N_b/N.
-  BOOST_TEST(close(in_bin.kl, (4.0 / 6) * kl(two_thirds, 0.5) - kl(two_thirds, 0.25)), in_bin.kl);
-  BOOST_TEST(close(in_bin.ed, (4.0 / 6) * 2 * 0.25 - 2 * 0.75 * 0.75), in_bin.ed);
+  // causalml's filters (control arm0): bin 0 smoothed to arm0 1 of 2, arm1 2 of 3 (5 rows); bin 1 has no treated
+  // rows (D = 0) but its 2 rows count in N; overall arm0 1 of 4, arm1 2 of 3 (its zero count of 0s smoothed).
+  BOOST_TEST(close(in_bin.kl, (5.0 / 6) * kl(two_thirds, 0.5) - kl(two_thirds, 0.25)), in_bin.kl);
+  const double bin0_gap = two_thirds - 0.5, overall_gap = two_thirds - 0.25;
+  BOOST_TEST(close(in_bin.ed, (5.0 / 6) * 2 * bin0_gap * bin0_gap - 2 * overall_gap * overall_gap), in_bin.ed);
+}
+
+BOOST_AUTO_TEST_CASE(a_bin_of_one_reward_scores_zero_in_the_filters) {
+  // Bin 1 has no reward at all: causalml's KL is 0·ln 0 = NaN there; every filter scores that node 0 (all its rates
+  // are 0), while its rows still count in N. Bin 0: arm0 1 of 2, arm1 2 of 2 (smoothed 2 of 3); N = 9.
+  const CellCounts cells = cells_of(2, {{1, 1}, {0, 2}, {3, 0}, {2, 0}, {0, 0}, {0, 0}});
+  const FeatureScores s = score_feature(cells, HieReference::InBin, 0);
+  const double two_thirds = 2.0 / 3;
+  // Overall: arm0 1 of 5, arm1 2 of 4.
+  BOOST_TEST(close(s.kl, (5.0 / 9) * kl(two_thirds, 0.5) - kl(0.5, 0.2)), s.kl);
+  BOOST_TEST(close(s.ed, (5.0 / 9) * 2 * (1.0 / 36) - 2 * 0.09), s.ed);
+  BOOST_TEST(close(s.chi, (5.0 / 9) * ((1.0 / 36) / 0.5 + (1.0 / 36) / 0.5) - (0.09 / 0.2 + 0.09 / 0.8)), s.chi);
+  // No reward anywhere: every filter is 0 (causalml: KL NaN, ED and Chi 0).
+  const FeatureScores none =
+      score_feature(cells_of(3, {{2, 0}, {1, 0}, {4, 0}, {3, 0}, {0, 0}, {5, 0}}), HieReference::InBin, 1);
+  BOOST_TEST((none.kl == 0.0 && none.ed == 0.0 && none.chi == 0.0));
 }
 
 BOOST_AUTO_TEST_CASE(a_constant_feature_scores_zero) {

@@ -132,7 +132,7 @@ TotalIndex lattice_fixture(std::size_t inner) {
   x.values.resize(n * p);
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t j = 0; j < p; ++j) x.values[j * n + r] = kLatticeX[r * p + j];
-  detail::standardise(x);
+  methods::standardise(x);
   return TotalIndex(std::move(x), std::vector<double>(std::begin(kLatticeY), std::end(kLatticeY)), inner);
 }
 
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(the_shared_forward_search_changes_no_step) {
     std::vector<double> y(n);
     for (std::size_t i = 0; i < n; ++i)
       y[i] = 2.0 * x.values[i] + 1.5 * x.values[n + i] + x.values[2 * n + i] * x.values[3 * n + i] + 0.5 * rng.normal();
-    detail::standardise(x);
+    methods::standardise(x);
     const TotalIndex t(std::move(x), std::move(y), 2);
     BOOST_TEST(detail::forward_search_pays(p, n, n));
     for (const bool fast : {false, true}) {

@@ -28,8 +28,8 @@ struct ScratchFile {
 
 JobConfig fuse_job(int batch, const std::string& extra = "") {
   const std::string text =
-      "[method]\nname = \"fuse\"\niterations = 90\nreward_subsample = 30\nbatch = " + std::to_string(batch) + "\n" +
-      extra + "[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n";
+      "[method]\nname = \"fuse\"\niterations = 90\nreward_subsample = 30\ntop = 10\nbatch = " + std::to_string(batch) +
+      "\n" + extra + "[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n";
   return parse_job(methods::catalog(), text, "job.toml");
 }
 

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
-#include "engine/run_result_h5.hpp"
+#include "methods/bandit/run_result_h5.hpp"
 #include "output_test_helpers.hpp"
 
 namespace fs = std::filesystem;

@@ -184,6 +184,9 @@ BOOST_AUTO_TEST_CASE(bad_values_name_the_option) {
   expect_config_error(with([](MadelonSpec& s) { s.class_sep = 0.0; }), "--class-sep");
   expect_config_error(with([](MadelonSpec& s) { s.class_sep = std::numeric_limits<double>::infinity(); }),
                       "--class-sep");
+  // Finite, but X would not be (float), or its squares would overflow: refused naming the option, not "X has +Inf".
+  expect_config_error(with([](MadelonSpec& s) { s.class_sep = 1e308; }), "--class-sep 1e+308 is too large");
+  expect_config_error(with([](MadelonSpec& s) { s.class_sep = 1e30; }), "--class-sep 1e+30 is too large");
   expect_config_error(with([](MadelonSpec& s) { s.flip_y = 1.5; }), "--flip-y");
   expect_config_error(with([](MadelonSpec& s) { s.flip_y = -0.1; }), "--flip-y");
   expect_config_error(with([](MadelonSpec& s) { s.flip_y = std::nan(""); }), "--flip-y");

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "methods/executor.hpp"
+#include "core/parallel_for.hpp"
 
 namespace bfs::first::detail {
 
@@ -187,15 +187,10 @@ ForwardSearch::ForwardSearch(const Columns& x, std::span<const double> y, std::v
   // Each outer row's list is its own slot: the threads' order cannot change a bit. Rows go in chunks, so a task's
   // buffers serve many rows.
   constexpr std::size_t kChunk = 32;
-  run_tasks(
-      0, (outer_.size() + kChunk - 1) / kChunk,
-      [&](std::size_t chunk) {
-        ListBuffers buffers;
-        for (std::size_t o = chunk * kChunk; o < std::min(outer_.size(), (chunk + 1) * kChunk); ++o)
-          build_list(o, buffers);
-        return std::vector<double>{};
-      },
-      threads);
+  parallel_for((outer_.size() + kChunk - 1) / kChunk, threads, [&](std::size_t chunk) {
+    ListBuffers buffers;
+    for (std::size_t o = chunk * kChunk; o < std::min(outer_.size(), (chunk + 1) * kChunk); ++o) build_list(o, buffers);
+  });
 }
 
 void ForwardSearch::build_window_list(std::size_t o) {

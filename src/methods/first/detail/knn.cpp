@@ -135,23 +135,6 @@ double rows_variance(std::span<const std::size_t> rows, std::span<const double> 
   return sample_variance(scratch.neighbours);
 }
 
-std::size_t standardise(Columns& x) {
-  const std::size_t n = x.rows;
-  std::size_t constant = 0;
-  for (std::size_t j = 0; j < x.cols; ++j) {
-    double* column = x.values.data() + j * n;
-    double sum = 0.0;
-    for (std::size_t r = 0; r < n; ++r) sum += column[r];
-    const double mean = sum / static_cast<double>(n);
-    double squares = 0.0;
-    for (std::size_t r = 0; r < n; ++r) squares += (column[r] - mean) * (column[r] - mean);
-    const double sd = n > 1 ? std::sqrt(squares / static_cast<double>(n - 1)) : 0.0;
-    if (sd == 0.0) ++constant;
-    for (std::size_t r = 0; r < n; ++r) column[r] = sd > 0.0 ? (column[r] - mean) / sd : 0.0;
-  }
-  return constant;
-}
-
 double sample_variance(std::span<const double> values) {
   if (values.size() < 2) return 0.0;
   if (values.size() == 2) {

@@ -15,19 +15,12 @@
 #include <span>
 #include <vector>
 
+#include "methods/common/column_major.hpp"
+
 namespace bfs::first::detail {
 
-/// Column-major standardised data: column j is values[j * rows, (j + 1) * rows).
-struct Columns {
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::vector<double> values;
-  std::span<const double> column(std::size_t j) const { return {values.data() + j * rows, rows}; }
-};
-
-/// Centres each column and scales it by its sd (divisor N − 1; sums in row order); a constant column becomes 0.
-/// Returns the number of constant columns. (The R package's default; the paper is silent.)
-std::size_t standardise(Columns& x);
+/// The standardised data FIRST estimates on (methods::standardise of methods::column_major).
+using Columns = methods::ColumnMajor;
 
 /// Up to this many columns T̂(u) searches with a kd-tree (built once per call); above it, brute force (a kd-tree's
 /// pruning fades with the dimension).

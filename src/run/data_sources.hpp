@@ -1,0 +1,14 @@
+#pragma once
+// Builds a run's DataSource from the [data] section (every method reads its data through it).
+#include <memory>
+
+#include "config/job_config.hpp"
+#include "data/source.hpp"
+
+namespace bfs {
+
+/// source = simulate | hdf5 | csv. `online` = bandit.mode == Mode::Online. The data seed is data.seed, or run_seed
+/// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file.
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online);
+
+}  // namespace bfs

@@ -1,0 +1,20 @@
+#pragma once
+// A job's identity for resuming: the hash of the keys that decide a run's numbers, and which of them differ between
+// a checkpoint's job and this one (every method's checkpoint stores the hash and refuses another job's).
+#include <string>
+
+#include "config/job_config.hpp"
+
+namespace bfs {
+
+/// Hash of the keys that determine the run's numbers (config/schema.hpp dump_job_identity: every key but those
+/// declared result_neutral()): a checkpoint may be resumed with another output directory, thread count or group
+/// layout.
+std::string job_hash(const JobConfig& job);
+
+/// The keys that decide a run's numbers (all but those declared result_neutral(), config/schema.hpp
+/// is_result_neutral_key) whose values differ between a checkpoint's job text and this job's, as
+/// "key (checkpoint a, this job b), ..." — for a refusal to resume (any method's checkpoint).
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text);
+
+}  // namespace bfs

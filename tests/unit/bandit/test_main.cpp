@@ -1,2 +1,0 @@
-#define BOOST_TEST_MODULE bandit
-#include <boost/test/unit_test.hpp>
