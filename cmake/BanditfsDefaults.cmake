@@ -45,6 +45,7 @@ set(BANDITFS_LAYERS
     "engine"
     "methods"
     "dist,output"
+    "api"
     "cli")
 
 function(banditfs_check_layers src_root)

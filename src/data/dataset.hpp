@@ -36,6 +36,11 @@ void validate_dataset(const Dataset& data);
 /// from the middle of a file names the file's row). Rows are 0-based in messages.
 void check_finite(const Dataset& data, Index first_row = 0);
 
+/// The period offsets of a period label per row (an HDF5 file's /period, the library API's periods): a period
+/// starts where the label changes. InputError "<origin>: <what> is not sorted at row i" when a label decreases.
+std::vector<std::int64_t> offsets_of_sorted_periods(std::span<const std::int32_t> period, const std::string& origin,
+                                                    const std::string& what);
+
 /// Dense copy of X[rows, cols] — the training/test matrix of one arm.
 Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols);
 /// y[rows].

@@ -8,12 +8,15 @@
 namespace bfs {
 
 /// source = simulate | hdf5 | csv. `online` = bandit.mode == Mode::Online. The data seed is data.seed, or run_seed
-/// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file.
-std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online);
+/// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file. `given` (the library API's
+/// in-memory data) replaces the data set data.source names; every other [data] key applies to it as to a file.
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online,
+                                             std::shared_ptr<const Dataset> given = nullptr);
 
 /// The bandit's source: make_data_source, then online batches of data.batch_size rows and, with bandit.rebatch =
 /// "bootstrap", bandit.passes passes re-cut by bootstrap (data/batches.hpp; the round driver then runs one pass
 /// over passes × K periods, rounds_passes()).
-std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed);
+std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed,
+                                               std::shared_ptr<const Dataset> given = nullptr);
 
 }  // namespace bfs

@@ -298,10 +298,10 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
           report.selected = selected_set(state.posterior().means(), state.selection()).size();
           on_round(report);
         }
-        if (!control.checkpoint_path.empty() && !stop) {
+        if (!stop) {  // a stop request is honoured with or without a checkpoint (the library API may keep none)
           const bool due = control.checkpoint_every > 0 && round % control.checkpoint_every == 0;
           interrupted_now = round < total_rounds && control.stop_requested && control.stop_requested();
-          if (due || interrupted_now) write_checkpoint(round);
+          if ((due || interrupted_now) && !control.checkpoint_path.empty()) write_checkpoint(round);
           if (interrupted_now) stop = true;
         }
       }
@@ -310,9 +310,10 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   evaluator.finish();
 
   state.fill_result(result);
-  result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) + " (checkpointed)"
-                       : stop          ? state.stopping().reason()
-                                       : "schedule complete (" + std::to_string(round) + " rounds)";
+  result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) +
+                                             (control.checkpoint_path.empty() ? "" : " (checkpointed)")
+                       : stop ? state.stopping().reason()
+                              : "schedule complete (" + std::to_string(round) + " rounds)";
   // Like every other timing, the wall time adds up over the starts of a resumed run (the checkpoint carries it).
   result.timings.wall_seconds += seconds_since(wall_start);
   return result;

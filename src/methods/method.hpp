@@ -2,12 +2,14 @@
 // A method (issue 10, DESIGN §4 "Method"): the bandit of paper 000, FIRST, FUSE, ... Each lives in its own folder
 // under src/methods/ behind this interface and is listed once in methods/registry.cpp. The CLI finds a method by
 // name and calls run() on every rank; dist/ supplies the Comm and the Executor and never names a method.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "config/job_config.hpp"
 #include "config/method_params.hpp"
 #include "core/context.hpp"
+#include "data/dataset.hpp"
 #include "engine/local_runner.hpp"  // RunControl, RoundCallback
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
@@ -26,6 +28,9 @@ struct MethodRun {
   Executor& executor;
   const RunControl& control;
   const RoundCallback& on_round;
+  /// In-memory data that replaces the data set [data] names (the library API, one process); null: open [data].
+  /// Every method that reads (X, y) builds its source from it through make_data_source.
+  std::shared_ptr<const Dataset> data = nullptr;
 };
 
 class Method {

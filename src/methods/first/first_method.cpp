@@ -174,7 +174,7 @@ class FirstMethod final : public Method {
   std::optional<MethodResult> run(const MethodRun& run) const override {
     const auto start = Clock::now();
     const auto& params = *run.job.method.params.as<first::FirstParams>();
-    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false);
+    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false, run.data);
     const Dataset data = source->load_period(0);
     std::vector<double> y(data.y.begin(), data.y.end());
     const std::size_t inner = inner_samples(params, y, source->describe());
