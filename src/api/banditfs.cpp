@@ -107,10 +107,10 @@ Data Data::from(const ArraysView& view) {
     data.truth.assign(view.truth->begin(), view.truth->end());
     data.has_truth = true;
   }
-  return from(std::move(data));
+  return from_dataset(std::move(data));
 }
 
-Data Data::from(Dataset dataset) {
+Data Data::from_dataset(Dataset dataset) {
   validate_dataset(dataset);
   return Data(std::make_shared<const Dataset>(std::move(dataset)));
 }

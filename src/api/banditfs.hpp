@@ -76,7 +76,7 @@ class Data {
   /// Copies the arrays once (the caller may free them afterwards). InputError naming `view.origin`.
   static Data from(const ArraysView& view);
   /// Takes a Dataset built in code (validate_dataset's checks apply).
-  static Data from(Dataset dataset);
+  static Data from_dataset(Dataset dataset);
   const Dataset& dataset() const { return *data_; }
   std::shared_ptr<const Dataset> shared() const { return data_; }
 
@@ -89,7 +89,8 @@ class Data {
 using Progress = RoundReport;
 using ProgressCallback = std::function<void(const Progress&)>;
 /// Polled where the methods poll stop requests: at the end of every round. True stops the run there; its result
-/// then says so (interrupted(result): stop_reason starts with "interrupted") and holds no importance.
+/// then says so (interrupted(result): stop_reason starts with "interrupted"); the bandit's holds its posteriors so
+/// far, FIRST's and FUSE's only the method and the reason.
 using StopCallback = std::function<bool()>;
 
 struct RunOptions {

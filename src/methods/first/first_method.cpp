@@ -198,8 +198,9 @@ class FirstMethod final : public Method {
     if (outcome.interrupted) {
       MethodResult stopped;
       stopped.method = "first";
-      stopped.stop_reason = "interrupted after forward step " + std::to_string(outcome.steps) + " (checkpoint " +
-                            run.control.checkpoint_path + ")";
+      stopped.stop_reason =
+          "interrupted after forward step " + std::to_string(outcome.steps) +
+          (run.control.checkpoint_path.empty() ? "" : " (checkpoint " + run.control.checkpoint_path + ")");
       return stopped;
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);

@@ -280,8 +280,9 @@ class FuseMethod final : public Method {
     if (outcome.interrupted) {
       MethodResult stopped;
       stopped.method = "fuse";
-      stopped.stop_reason = "interrupted after iteration " + std::to_string(outcome.reward.size()) + " (checkpoint " +
-                            run.control.checkpoint_path + ")";
+      stopped.stop_reason =
+          "interrupted after iteration " + std::to_string(outcome.reward.size()) +
+          (run.control.checkpoint_path.empty() ? "" : " (checkpoint " + run.control.checkpoint_path + ")");
       return stopped;
     }
     MethodResult result = make_result(run, data, params, tree, std::move(outcome));
