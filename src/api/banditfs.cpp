@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <thread>
 
@@ -32,18 +33,36 @@ JobConfig validated(JobConfig config) {
   return config;
 }
 
-/// The checks attached data adds to the job's: it replaces the data set of a method that reads (X, y).
-void check_attachable(const JobConfig& job, const Comm& comm) {
-  if (job.method.logged_data)
+/// The checks attached data adds to the job's: (X, y) replaces the data set of a method that reads (X, y), a log
+/// the log of one that reads logs.
+void check_attachable(const JobConfig& job, const Data& data, const Comm& comm) {
+  if (job.method.logged_data && !data.is_log())
     throw ConfigError("method.name = \"" + job.method.name +
-                      "\" reads contextual-bandit logs (data.arm, data.reward), not the (X, y) data attached in "
-                      "memory; give the log through [data]");
+                      "\" reads contextual-bandit logs (data.arm, data.reward), not (X, y): attach a log "
+                      "(Data::from_log)");
+  if (!job.method.logged_data && data.is_log())
+    throw ConfigError("method.name = \"" + job.method.name +
+                      "\" reads (X, y), not a contextual-bandit log: attach arrays (Data::from)");
   if (!job.data.features.empty())
     throw ConfigError(
         "data.features selects columns of a CSV file; data attached in memory is used whole (select its columns "
         "before attaching it)");
+  if (!job.data.arms.empty())
+    throw ConfigError(
+        "data.arms orders the arms of a log file; an attached log's arms are in the order of its arm_labels");
   if (comm.size() != 1)
     throw InputError(detail::concat("data attached in memory runs in one process, not on ", comm.size(), " ranks"));
+}
+
+/// A shape the copy can hold and pointers to copy from: X (rows × cols) and the per-row arrays `rows_of`.
+void check_shape(const std::string& origin, std::int64_t rows, std::int64_t cols, const float* X,
+                 std::initializer_list<const void*> rows_of) {
+  if (rows < 0 || cols < 0) throw InputError(detail::concat(origin, ": a negative shape ", rows, " x ", cols));
+  if (cols > 0 && rows > std::numeric_limits<Index>::max() / cols)
+    throw InputError(detail::concat(origin, ": an impossible shape ", rows, " x ", cols));
+  bool missing = X == nullptr && rows * cols > 0;
+  for (const void* pointer : rows_of) missing = missing || (pointer == nullptr && rows > 0);
+  if (missing) throw InputError(detail::concat(origin, ": a null pointer for X or a per-row array"));
 }
 
 }  // namespace
@@ -84,12 +103,7 @@ int Job::threads() const {
 
 Data Data::from(const ArraysView& view) {
   const std::string& o = view.origin;
-  if (view.rows < 0 || view.cols < 0)
-    throw InputError(detail::concat(o, ": a negative shape ", view.rows, " x ", view.cols));
-  if (view.cols > 0 && view.rows > std::numeric_limits<Index>::max() / view.cols)
-    throw InputError(detail::concat(o, ": an impossible shape ", view.rows, " x ", view.cols));
-  if ((view.X == nullptr && view.rows * view.cols > 0) || (view.y == nullptr && view.rows > 0))
-    throw InputError(detail::concat(o, ": X or y is a null pointer"));
+  check_shape(o, view.rows, view.cols, view.X, {view.y});
   Dataset data;
   data.origin = o;
   data.X.resize(view.rows, view.cols);
@@ -112,14 +126,47 @@ Data Data::from(const ArraysView& view) {
 
 Data Data::from_dataset(Dataset dataset) {
   validate_dataset(dataset);
-  return Data(std::make_shared<const Dataset>(std::move(dataset)));
+  return Data(std::make_shared<const Dataset>(std::move(dataset)), nullptr);
+}
+
+const Dataset& Data::dataset() const {
+  if (!data_) throw InternalError("Data::dataset() of a log");
+  return *data_;
+}
+
+Data Data::from_log(const LogView& view) {
+  const std::string& o = view.origin;
+  check_shape(o, view.rows, view.cols, view.X, {view.arm, view.reward});
+  LoggedHeader header;
+  header.origin = o;
+  header.rows = view.rows;
+  header.cols = view.cols;
+  header.feature_names = view.feature_names.empty() ? default_feature_names(view.cols) : view.feature_names;
+  header.categorical =
+      view.categorical.empty() ? std::vector<std::uint8_t>(static_cast<std::size_t>(view.cols), 0) : view.categorical;
+  header.category_labels = view.category_labels.empty()
+                               ? std::vector<std::vector<std::string>>(static_cast<std::size_t>(view.cols))
+                               : view.category_labels;
+  header.arm_labels = view.arm_labels;
+  header.arm.assign(view.arm, view.arm + view.rows);
+  header.reward = rewards_of(std::vector<double>(view.reward, view.reward + view.rows), o, "reward");
+  if (view.truth) {
+    header.truth.assign(view.truth->begin(), view.truth->end());
+    header.has_truth = true;
+  }
+  // The log's own layout: column j is the rows values x[j * rows .. (j + 1) * rows).
+  std::vector<float> columns(static_cast<std::size_t>(view.rows * view.cols));
+  for (std::int64_t i = 0; i < view.rows; ++i)
+    for (std::int64_t j = 0; j < view.cols; ++j)
+      columns[static_cast<std::size_t>(j * view.rows + i)] = view.X[i * view.cols + j];
+  return Data(nullptr, make_logged_memory(std::move(header), std::move(columns)));
 }
 
 std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOptions& options, const Comm& comm,
                                    Executor& executor) {
   const JobConfig& config = job.config();
   const Method& method = methods::find(config.method.name);
-  if (data != nullptr) check_attachable(config, comm);
+  if (data != nullptr) check_attachable(config, *data, comm);
   Context context;
   context.seed = config.run.seed;
   context.threads = job.threads();
@@ -130,8 +177,12 @@ std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOp
   control.resume = options.resume;
   control.stop_requested = options.should_stop;
   const RoundCallback on_round = options.on_progress;
-  std::optional<MethodResult> result = method.run(MethodRun{config, job.text(), context, comm, executor, control,
-                                                            on_round, data != nullptr ? data->shared() : nullptr});
+  MethodRun method_run{config, job.text(), context, comm, executor, control, on_round};
+  if (data != nullptr) {
+    method_run.data = data->shared();
+    method_run.logged = data->shared_log();
+  }
+  std::optional<MethodResult> result = method.run(method_run);
   if (result) result->version = version();
   return result;
 }

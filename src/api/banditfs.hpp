@@ -18,6 +18,7 @@
 
 #include "config/job_config.hpp"
 #include "data/dataset.hpp"
+#include "data/logged_data.hpp"
 #include "methods/method.hpp"  // RoundReport (the progress record), Comm, Executor
 #include "methods/result.hpp"
 
@@ -67,6 +68,22 @@ struct ArraysView {
   std::string origin = "in-memory data";           ///< names the data in errors and in the result's data_origin
 };
 
+/// A contextual-bandit log in memory (what cmab-scores reads; data/logged_data.hpp): per row a context x, the arm
+/// served and a 0/1 reward. Pointers and a shape as for ArraysView; Data::from_log copies once.
+struct LogView {
+  const float* X = nullptr;  ///< rows × cols, row-major; NaN = missing; a categorical column holds codes 0..L-1
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  const std::int32_t* arm = nullptr;                      ///< rows codes into arm_labels
+  std::vector<std::string> arm_labels;                    ///< k ≥ 2 distinct labels, each with rows
+  const double* reward = nullptr;                         ///< rows values, each 0 or 1
+  std::vector<std::string> feature_names;                 ///< cols names; empty = x1..xp
+  std::vector<std::uint8_t> categorical;                  ///< cols flags (1 = categorical); empty = none
+  std::vector<std::vector<std::string>> category_labels;  ///< optional: per column, the labels of its codes
+  std::optional<std::vector<std::int32_t>> truth;         ///< optional: the truly relevant features
+  std::string origin = "in-memory log";
+};
+
 /// Data attached in memory: validated when made, by the rules and with the messages of the file readers (shape, empty
 /// or duplicate names, NaN/Inf in X or y naming the row and column, unsorted periods, truth out of range); a binary
 /// task's labels are checked when a run opens it, as a file's are. Immutable and shared: copies are cheap, one Data
@@ -77,12 +94,21 @@ class Data {
   static Data from(const ArraysView& view);
   /// Takes a Dataset built in code (validate_dataset's checks apply).
   static Data from_dataset(Dataset dataset);
-  const Dataset& dataset() const { return *data_; }
+  /// A log, copied once (X transposed to the log's column blocks), checked as a log file is (check_logged_header,
+  /// the rewards 0/1, the values of X). InputError naming `view.origin`.
+  static Data from_log(const LogView& view);
+
+  bool is_log() const { return log_ != nullptr; }
+  /// The (X, y) data set; InternalError for a log.
+  const Dataset& dataset() const;
   std::shared_ptr<const Dataset> shared() const { return data_; }
+  std::shared_ptr<const LoggedSource> shared_log() const { return log_; }
 
  private:
-  explicit Data(std::shared_ptr<const Dataset> data) : data_(std::move(data)) {}
-  std::shared_ptr<const Dataset> data_;
+  Data(std::shared_ptr<const Dataset> data, std::shared_ptr<const LoggedSource> log)
+      : data_(std::move(data)), log_(std::move(log)) {}
+  std::shared_ptr<const Dataset> data_;      ///< (X, y), or null
+  std::shared_ptr<const LoggedSource> log_;  ///< a log, or null
 };
 
 /// The progress record a method fills after each of its rounds (bandit rounds, forward steps, FUSE iterations).
@@ -108,7 +134,7 @@ struct RunOptions {
 MethodResult run(const Job& job, const Data* data = nullptr, const RunOptions& options = {});
 
 /// The same on given runtime pieces: every rank of `comm` calls it (the CLI under mpirun, with dist/'s Comm and
-/// Executor); the result on rank 0, nullopt on the others. Attached data runs on one rank only (ConfigError else).
+/// Executor); the result on rank 0, nullopt on the others. Attached data runs on one rank only (InputError else).
 std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOptions& options, const Comm& comm,
                                    Executor& executor);
 

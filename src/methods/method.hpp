@@ -10,6 +10,7 @@
 #include "config/method_params.hpp"
 #include "core/context.hpp"
 #include "data/dataset.hpp"
+#include "data/logged_data.hpp"
 #include "engine/local_runner.hpp"  // RunControl, RoundCallback
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
@@ -31,6 +32,8 @@ struct MethodRun {
   /// In-memory data that replaces the data set [data] names (the library API, one process); null: open [data].
   /// Every method that reads (X, y) builds its source from it through make_data_source.
   std::shared_ptr<const Dataset> data = nullptr;
+  /// The same for a method that reads contextual-bandit logs (cmab-scores): a log held in memory replaces [data]'s.
+  std::shared_ptr<const LoggedSource> logged = nullptr;
 };
 
 class Method {

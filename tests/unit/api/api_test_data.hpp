@@ -30,4 +30,28 @@ inline Dataset friedman_data(std::int64_t n, std::int64_t p, bool binary, std::u
   return data;
 }
 
+/// A contextual-bandit log: x uniform on [0, 1], three arms served in turn, and a reward whose rate depends on the
+/// arm through x1 and x2 (the features whose effect differs by arm). X row-major as the API takes it.
+struct TestLog {
+  std::vector<float> X;  ///< rows × cols, row-major
+  std::int64_t rows = 0, cols = 0;
+  std::vector<std::int32_t> arm;
+  std::vector<double> reward;
+};
+
+inline TestLog friedman_log(std::int64_t n, std::int64_t p, std::uint32_t seed = 7) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  TestLog log{std::vector<float>(static_cast<std::size_t>(n * p)), n, p, {}, {}};
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < p; ++j) log.X[static_cast<std::size_t>(i * p + j)] = uniform(gen);
+    const auto arm = static_cast<std::int32_t>(i % 3);
+    const float* x = log.X.data() + i * p;
+    const double rate = arm == 0 ? 0.3 : arm == 1 ? 0.2 + 0.6 * x[0] : 0.8 - 0.6 * x[1];
+    log.arm.push_back(arm);
+    log.reward.push_back(uniform(gen) < rate ? 1.0 : 0.0);
+  }
+  return log;
+}
+
 }  // namespace bfs::test

@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(shape_names_periods_and_truth_are_checked_as_a_file_s) {
   expect_error<InputError>([&] { api::Data::from(view); }, "truth index 10 out of range [0, 10)");
   view = view_of(data);
   view.y = nullptr;
-  expect_error<InputError>([&] { api::Data::from(view); }, "null pointer");
+  expect_error<InputError>([&] { api::Data::from(view); }, "a null pointer");
 }
 
 BOOST_AUTO_TEST_CASE(periods_become_the_offsets_a_file_s_period_column_gives) {
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(a_binary_task_refuses_a_third_class_when_the_run_opens_the_
 BOOST_AUTO_TEST_CASE(logged_data_methods_refuse_attached_x_y) {
   const api::Data attached = api::Data::from(view_of(simulated(false)));
   expect_error<ConfigError>([&] { api::run(api::Job::parse("[method]\nname = \"cmab-scores\"\n"), &attached); },
-                            "cmab-scores");
+                            "attach a log");
 }
 
 // A stop request is honoured at the end of the round in progress: the round that asked is the last one reported,
@@ -170,4 +170,24 @@ BOOST_AUTO_TEST_CASE(one_data_serves_several_runs_unchanged_and_the_outputs_read
   BOOST_TEST(back.rank == first.rank, boost::test_tools::per_element());
   BOOST_TEST(back.job_text == job.text());
   fs::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(a_log_is_checked_as_a_log_file_is_and_only_a_log_method_takes_it) {
+  const test::TestLog log = test::friedman_log(30, 4);
+  api::LogView view;
+  view.X = log.X.data();
+  view.rows = log.rows;
+  view.cols = log.cols;
+  view.arm = log.arm.data();
+  view.arm_labels = {"a", "b", "c"};
+  std::vector<double> reward = log.reward;
+  view.reward = reward.data();
+  const api::Data attached = api::Data::from_log(view);
+  BOOST_TEST(attached.is_log());
+  expect_error<ConfigError>([&] { api::run(api::Job::parse(kFirstJob), &attached); }, "attach arrays");
+  reward[3] = 2.0;
+  expect_error<InputError>([&] { api::Data::from_log(view); }, "in-memory log: reward row 3 is 2, not 0 or 1");
+  reward[3] = 1.0;
+  view.arm_labels = {"a", "b"};  // code 2 has no label
+  expect_error<InputError>([&] { api::Data::from_log(view); }, "in-memory log: row 2: arm code 2 is outside");
 }

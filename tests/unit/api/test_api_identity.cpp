@@ -1,7 +1,8 @@
-// The same job through `banditfs run` on an HDF5 file and through the library API on the same arrays in memory
+// The same job through `banditfs run` on an HDF5 file and through the library API on the same data in memory
 // gives the same result.h5 datasets, bit for bit: /feature_names, /importance, /selected, /rank, /trajectory, /truth
-// and every dataset of the method's group — for the bandit (offline, and online over periods), FIRST and FUSE. The
-// job texts are the same too (the API run is given the CLI's run.out, which only names where files would go).
+// and every dataset of the method's group — for the bandit (offline, and online over periods), FIRST, FUSE and
+// cmab-scores (a log). The job texts are the same too (the API run is given the CLI's run.out, which only names where
+// files would go).
 // Usage (ctest): test_api_identity -- PATH/TO/banditfs
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "api/banditfs.hpp"
 #include "api_test_data.hpp"
 #include "data/hdf5_io.hpp"
+#include "data/logged_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace bfs;
@@ -63,22 +65,35 @@ void check_same_datasets(const MethodResult& cli, const MethodResult& api) {
   }
 }
 
+/// `banditfs run` on `job_text` (whose [data] names a file in `dir`) and the API on `attached`, the same data: the
+/// same result.h5 datasets. Returns the API's result as read back.
+MethodResult check_same_run(const fs::path& dir, const std::string& job_text, const api::Data& attached) {
+  std::ofstream(dir / "job.toml") << job_text;
+  const std::string command = banditfs_binary() + " run " + (dir / "job.toml").string() + " --quiet --out " +
+                              (dir / "cli").string() + " >" + (dir / "cli.log").string() + " 2>&1";
+  BOOST_REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "the CLI failed: " + command);
+  const api::Job parsed = api::Job::parse(job_text, {"run.out=\"" + (dir / "cli").string() + "\""});
+  api::write_outputs(api::run(parsed, &attached), (dir / "api").string());
+  MethodResult result = api::read_result((dir / "api").string());
+  check_same_datasets(api::read_result((dir / "cli").string()), result);
+  return result;
+}
+
+/// A fresh directory for one case.
+fs::path case_directory(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("banditfs_api_identity_" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 /// Writes `data` to HDF5 with the project's writer, runs `job` (whose [data] section the caller leaves to this
 /// function) through the CLI on the file and through the API on the arrays, and compares the two result.h5. Returns
 /// the API's result as read back.
 MethodResult check_identity(const std::string& name, const std::string& job, const Dataset& data,
                             const std::string& data_keys = "", const std::vector<std::int32_t>& periods = {}) {
-  const fs::path dir = fs::temp_directory_path() / ("banditfs_api_identity_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = case_directory(name);
   write_hdf5(data, (dir / "data.h5").string());
-  const std::string job_text =
-      job + "[data]\nsource = \"hdf5\"\npath = \"" + (dir / "data.h5").string() + "\"\n" + data_keys;
-  std::ofstream(dir / "job.toml") << job_text;
-  const std::string command = banditfs_binary() + " run " + (dir / "job.toml").string() + " --quiet --out " +
-                              (dir / "cli").string() + " >" + (dir / "cli.log").string() + " 2>&1";
-  BOOST_REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "the CLI failed: " + command);
-
   api::ArraysView view;
   view.X = data.X.data();
   view.rows = data.rows();
@@ -87,12 +102,9 @@ MethodResult check_identity(const std::string& name, const std::string& job, con
   view.feature_names = data.feature_names;
   view.truth = std::vector<std::int32_t>(data.truth.begin(), data.truth.end());
   if (!periods.empty()) view.periods = periods.data();
-  const api::Data attached = api::Data::from(view);
-  const api::Job parsed = api::Job::parse(job_text, {"run.out=\"" + (dir / "cli").string() + "\""});
-  api::write_outputs(api::run(parsed, &attached), (dir / "api").string());
-
-  MethodResult result = api::read_result((dir / "api").string());
-  check_same_datasets(api::read_result((dir / "cli").string()), result);
+  MethodResult result = check_same_run(
+      dir, job + "[data]\nsource = \"hdf5\"\npath = \"" + (dir / "data.h5").string() + "\"\n" + data_keys,
+      api::Data::from(view));
   fs::remove_all(dir);
   return result;
 }
@@ -129,4 +141,24 @@ BOOST_AUTO_TEST_CASE(fuse) {
   check_identity("fuse",
                  "[method]\nname = \"fuse\"\niterations = 80\nreward_subsample = 40\n[run]\nseed = 6\nthreads = 2\n",
                  test::friedman_data(200, 10, true));
+}
+
+BOOST_AUTO_TEST_CASE(cmab_scores_on_a_log) {
+  const fs::path dir = case_directory("cmab");
+  const test::TestLog log = test::friedman_log(600, 6);
+  api::LogView view;
+  view.X = log.X.data();
+  view.rows = log.rows;
+  view.cols = log.cols;
+  view.arm = log.arm.data();
+  view.arm_labels = {"control", "b", "c"};
+  view.reward = log.reward.data();
+  view.truth = std::vector<std::int32_t>{0, 1};
+  const api::Data attached = api::Data::from_log(view);
+  write_logged_hdf5((dir / "log.h5").string(), *attached.shared_log());  // the project's writer, the same values
+  check_same_run(dir,
+                 "[method]\nname = \"cmab-scores\"\n[data]\nsource = \"hdf5\"\npath = \"" + (dir / "log.h5").string() +
+                     "\"\n[run]\nseed = 8\nthreads = 2\n",
+                 attached);
+  fs::remove_all(dir);
 }
