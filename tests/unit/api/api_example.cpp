@@ -9,15 +9,14 @@ int main() {
   const std::int64_t n = 300, p = 10;  // y depends on x1 and x2 only
   std::mt19937 gen(1);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> X(n * p);
+  std::vector<float> X(n * p);  // row-major: X[i * p + j]
   std::vector<double> y(n);
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t j = 0; j < p; ++j) X[i * p + j] = uniform(gen);
     y[i] = 3.0 * X[i * p] + 2.0 * X[i * p + 1] * X[i * p + 1];
   }
-  const api::Job job = api::Job::parse("[estimator]\nname = \"random_forest\"\n[bandit]\niterations = 30\n",
-                                       {"run.seed=7", "run.threads=2"});
-  api::ArraysView arrays;  // borrowed: X row-major n x p, y n values; Data::from copies them once
+  const api::Job job = api::Job::parse("[bandit]\niterations = 30\n", {"run.seed=7", "run.threads=2"});
+  api::ArraysView arrays;  // borrowed; Data::from copies them once
   arrays.X = X.data(), arrays.rows = n, arrays.cols = p, arrays.y = y.data();
   const api::Data data = api::Data::from(arrays);
   api::RunOptions options;
