@@ -116,13 +116,7 @@ Hdf5Header read_header_locked(const std::string& path) {
     }
     if (!period.empty()) check_period_agrees(period, off, path);
   } else if (!period.empty()) {
-    // Only /period: derive the offsets from the sorted labels.
-    h.period_offsets.push_back(0);
-    for (std::size_t i = 1; i < period.size(); ++i) {
-      if (period[i] < period[i - 1]) throw InputError(detail::concat(path, ": /period is not sorted at row ", i));
-      if (period[i] != period[i - 1]) h.period_offsets.push_back(static_cast<std::int64_t>(i));
-    }
-    h.period_offsets.push_back(h.rows);
+    h.period_offsets = offsets_of_sorted_periods(period, path, "/period");  // only /period: from the sorted labels
   }
   if (!h.period_offsets.empty()) {
     const std::size_t periods = h.period_offsets.size() - 1;
