@@ -4,8 +4,8 @@
 // has several ranks — and its result is the run state seen through bandit_result.hpp.
 #include "config/schema.hpp"
 #include "core/error.hpp"
-#include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/bandit_result.hpp"
+#include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/protocol.hpp"
 #include "methods/method.hpp"
 
