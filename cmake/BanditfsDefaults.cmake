@@ -45,6 +45,7 @@ set(BANDITFS_LAYERS
     "run"
     "methods"
     "dist,output"
+    "api"
     "cli")
 
 function(banditfs_check_layers src_root)

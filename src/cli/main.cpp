@@ -14,6 +14,7 @@
 #include <thread>
 #include <variant>
 
+#include "api/banditfs.hpp"
 #include "cli/evaluate_command.hpp"
 #include "cli/gkx_commands.hpp"
 #include "cli/gkx_simulate_command.hpp"
@@ -32,10 +33,6 @@
 #include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
 #include "simulate/madelon.hpp"
-
-#ifndef BANDITFS_VERSION
-#define BANDITFS_VERSION "0.0.0"
-#endif
 
 namespace fs = std::filesystem;
 using namespace bfs;
@@ -95,82 +92,76 @@ void refuse_unclaimed_checkpoint(const RunDirectory& directory, const RunArgs& a
   if (ec) throw InputError("--force: cannot delete '" + checkpoint + "': " + ec.message());
 }
 
-int run_method(const RunArgs& args, const dist::Session& session, const JobConfig& job, const Method& method,
-               const std::string& job_text, Context& context, const RunDirectory* directory);
+int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
+               const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory);
 
 int command_run(const RunArgs& args, const dist::Session& session) {
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
-  const JobConfig job = load_job(methods::catalog(), args.job_path, overrides);
-  const Method& method = methods::find(job.method.name);
-  method.validate(job);
-  const std::string job_text = dump_job(job);
+  const api::Job job = api::Job::load(args.job_path, overrides);
+  const JobConfig& config = job.config();
   const bool coordinator = session.rank() == 0;  // only rank 0 writes files and logs
 
-  const fs::path out_dir(job.run.out);
-  Context context;
-  context.seed = job.run.seed;
-  context.threads =
-      job.run.threads > 0 ? job.run.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const fs::path out_dir(config.run.out);
+  std::shared_ptr<spdlog::logger> log;
   std::unique_ptr<RunDirectory> directory;
   if (coordinator) {
     directory = std::make_unique<RunDirectory>(out_dir.string(), args.job_path);  // refused when another run holds it
-    directory->refuse_input_among_outputs(job.data.path, "data.path");
+    directory->refuse_input_among_outputs(config.data.path, "data.path");
     refuse_unclaimed_checkpoint(*directory, args);
-    context.log = make_logger("banditfs", directory->path("banditfs.log"));
-    context.log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", BANDITFS_VERSION, args.job_path,
-                      out_dir.string(), session.size(), session.size() > 1 ? "s" : "");
-    context.log->info("command: {}", args.command_line);
-    context.log->info("method {} seed {} threads {}", job.method.name, job.run.seed, context.threads);
-    context.log->info("{}", cli::wait_policy_note());
+    log = make_logger("banditfs", directory->path("banditfs.log"));
+    log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", api::version(), args.job_path, out_dir.string(),
+              session.size(), session.size() > 1 ? "s" : "");
+    log->info("command: {}", args.command_line);
+    log->info("method {} seed {} threads {}", job.method(), config.run.seed, job.threads());
+    log->info("{}", cli::wait_policy_note());
     if (job_file_is_empty(args.job_path))
-      context.log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
-                        args.job_path, job.method.name, name_of(job.data.source), name_of(job.data.dgp), job.data.n,
-                        job.data.p, args.overrides.empty() ? "" : ", with the --set overrides");
+      log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
+                args.job_path, job.method(), name_of(config.data.source), name_of(config.data.dgp), config.data.n,
+                config.data.p, args.overrides.empty() ? "" : ", with the --set overrides");
   }
   try {
-    return run_method(args, session, job, method, job_text, context, directory.get());
+    return run_method(args, session, job, log, directory.get());
   } catch (const std::exception& e) {
-    if (context.log) context.log->error("the run failed: {}", e.what());  // the log keeps every error that ends a run
+    if (log) log->error("the run failed: {}", e.what());  // the log keeps every error that ends a run
     throw;
   }
 }
 
-int run_method(const RunArgs& args, const dist::Session& session, const JobConfig& job, const Method& method,
-               const std::string& job_text, Context& context, const RunDirectory* directory) {
+int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
+               const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory) {
   const bool coordinator = session.rank() == 0;
-  const fs::path out_dir(job.run.out);
+  const fs::path out_dir(job.config().run.out);
   const std::string checkpoint_path = (out_dir / "checkpoint.h5").string();
-  RunControl control;
-  control.checkpoint_path = checkpoint_path;
-  control.checkpoint_every = job.run.checkpoint_every;
-  control.resume = args.resume;
-  control.stop_requested = [] { return g_stop_signal != 0; };
+  api::RunOptions options;
+  options.checkpoint_path = checkpoint_path;
+  options.resume = args.resume;
+  options.should_stop = [] { return g_stop_signal != 0; };
+  options.log = log;
   // Every rank catches the signals (srun delivers them to all tasks); only rank 0 acts, at the end of the round.
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGUSR1, on_stop_signal);
 
-  ProgressPrinter progress(job.run.progress_seconds, args.quiet || !coordinator);
-  const dist::Runtime runtime = dist::make_runtime(session, context.threads);
-  const RoundCallback on_round = [&](const RoundReport& r) { progress(r); };
-  std::optional<MethodResult> outcome =
-      method.run(MethodRun{job, job_text, context, *runtime.comm, *runtime.executor, control, on_round});
+  ProgressPrinter progress(job.config().run.progress_seconds, args.quiet || !coordinator);
+  options.on_progress = [&](const api::Progress& r) { progress(r); };
+  const dist::Runtime runtime = dist::make_runtime(session, job.threads());
+  std::optional<MethodResult> outcome = api::run_on(job, nullptr, options, *runtime.comm, *runtime.executor);
   if (!coordinator) return 0;
   MethodResult& result = *outcome;
   progress.finish();
   if (interrupted(result)) {
-    context.log->info("signal {} received: {}; continue with: {}{}", int{g_stop_signal}, result.stop_reason,
-                      args.command_line, args.resume ? "" : " --resume");
+    log->info("signal {} received: {}; continue with: {}{}", int{g_stop_signal}, result.stop_reason, args.command_line,
+              args.resume ? "" : " --resume");
     return 0;
   }
-  result.version = BANDITFS_VERSION;
 
+  // The directory is held (locked) for the whole run, so the set is committed through it: api::write_outputs does the
+  // same for a program that holds no directory.
   directory->commit(result);
   std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
-  context.log->info("{} iterations in {:.1f}s; stop: {}", result.iterations, result.timing("wall_seconds"),
-                    result.stop_reason);
+  log->info("{} iterations in {:.1f}s; stop: {}", result.iterations, result.timing("wall_seconds"), result.stop_reason);
   print_inspection(result, std::cout, 10);
   std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
             << "\nplot:    /usr/bin/python3 scripts/plot_trajectories.py " << (out_dir / "result.h5").string() << " "
@@ -341,7 +332,7 @@ int run_command_line(int argc, char** argv) {
   disable_hdf5_exit_cleanup();
   ignore_file_size_signal();
   CLI::App app{"banditfs: feature importance with combinatorial bandits (Thompson / top-two Thompson sampling)"};
-  app.set_version_flag("--version", BANDITFS_VERSION);
+  app.set_version_flag("--version", api::version());
   app.require_subcommand(1);
 
   RunArgs run_args;
@@ -402,12 +393,7 @@ int run_command_line(int argc, char** argv) {
     if (*prepare_gkx) return run_prepare_gkx();
     if (*evaluate) return run_evaluate();
     if (*inspect) {
-      // An output directory stands for its result.h5.
-      std::error_code ec;
-      const std::string result_path =
-          fs::is_directory(inspect_path, ec) ? (fs::path(inspect_path) / "result.h5").string() : inspect_path;
-      check_result_set(result_path);
-      print_inspection(read_result_h5(result_path), std::cout, inspect_top);
+      print_inspection(api::read_result(inspect_path), std::cout, inspect_top);  // a directory: its result.h5
       return 0;
     }
     if (*keys) {

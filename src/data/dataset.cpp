@@ -134,6 +134,17 @@ void validate_dataset(const Dataset& data) {
   check_finite(data);
 }
 
+std::vector<std::int64_t> offsets_of_sorted_periods(std::span<const std::int32_t> period, const std::string& origin,
+                                                    const std::string& what) {
+  std::vector<std::int64_t> offsets{0};
+  for (std::size_t i = 1; i < period.size(); ++i) {
+    if (period[i] < period[i - 1]) throw InputError(detail::concat(origin, ": ", what, " is not sorted at row ", i));
+    if (period[i] != period[i - 1]) offsets.push_back(static_cast<std::int64_t>(i));
+  }
+  offsets.push_back(static_cast<std::int64_t>(period.size()));
+  return offsets;
+}
+
 Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols) {
   Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(cols.size()));
   const Index p = X.cols();

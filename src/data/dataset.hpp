@@ -47,6 +47,11 @@ void check_target_scale(const Vector& y, const std::string& origin, Index first_
 /// The same, the row of y[i] named by `place(i)` ("line 31" for a CSV file).
 void check_target_scale(const Vector& y, const std::string& origin, const std::function<std::string(Index)>& place);
 
+/// The period offsets of a period label per row (an HDF5 file's /period, the library API's periods): a period
+/// starts where the label changes. InputError "<origin>: <what> is not sorted at row i" when a label decreases.
+std::vector<std::int64_t> offsets_of_sorted_periods(std::span<const std::int32_t> period, const std::string& origin,
+                                                    const std::string& what);
+
 /// Dense copy of X[rows, cols] — the training/test matrix of one arm.
 Matrix gather(const Matrix& X, std::span<const Index> rows, std::span<const FeatureId> cols);
 /// y[rows].

@@ -57,10 +57,8 @@ void check_period_agrees(const std::vector<std::int32_t>& period, const std::vec
   }
 }
 
-Hdf5Header read_header_locked(const std::string& path) {
-  Handle file = h5_open_file(path);
-  const hid_t f = file.get();
-  Hdf5Header h;
+/// The shape of /X, checked against /y: both numeric, /X 2-D with at least one row and one column, /y one value a row.
+void read_shape(hid_t f, const std::string& path, Hdf5Header& h) {
   {
     Handle x = h5_open_dataset(f, "X", path);
     auto dims = h5_dims_of(x.get(), "X", path);
@@ -75,12 +73,14 @@ Hdf5Header read_header_locked(const std::string& path) {
   }
   if (h.cols == 0) throw InputError(detail::concat(path, ": p = 0 (no feature columns)"));
   if (h.rows == 0) throw InputError(detail::concat(path, ": n = 0 (no rows)"));
-  {
-    Handle y = h5_open_dataset(f, "y", path);
-    h5_require_numeric(H5Dget_type(y.get()), "y", path, false);
-    const auto ny = static_cast<Index>(h5_length_1d(y.get(), "y", path));
-    if (ny != h.rows) throw InputError(detail::concat(path, ": /y has ", ny, " rows but /X has ", h.rows));
-  }
+  Handle y = h5_open_dataset(f, "y", path);
+  h5_require_numeric(H5Dget_type(y.get()), "y", path, false);
+  const auto ny = static_cast<Index>(h5_length_1d(y.get(), "y", path));
+  if (ny != h.rows) throw InputError(detail::concat(path, ": /y has ", ny, " rows but /X has ", h.rows));
+}
+
+/// /feature_names, one per column of /X, or x1..xp when the file has none.
+void read_feature_names(hid_t f, const std::string& path, Hdf5Header& h) {
   if (h5_has_dataset(f, "feature_names")) {
     h.feature_names = detail::h5_read_strings(f, "feature_names", path, Count::exactly, static_cast<hsize_t>(h.cols),
                                               detail::concat("/X has ", h.cols, " columns"));
@@ -88,15 +88,24 @@ Hdf5Header read_header_locked(const std::string& path) {
     h5_check_fits_in_memory(path, "X", static_cast<hsize_t>(h.cols), sizeof(std::string) + 8.0);  // names x1..xp
     h.feature_names = default_feature_names(h.cols);
   }
+}
 
+/// /period, one label per row of /X, or empty when the file has none.
+std::vector<std::int32_t> read_row_periods(hid_t f, const std::string& path, Index rows) {
   std::vector<std::int32_t> period;
   if (h5_has_dataset(f, "period")) {
-    period = h5_read_1d<std::int32_t>(f, "period", H5T_NATIVE_INT32, path, Count::at_most, static_cast<hsize_t>(h.rows),
+    period = h5_read_1d<std::int32_t>(f, "period", H5T_NATIVE_INT32, path, Count::at_most, static_cast<hsize_t>(rows),
                                       "one per row of /X");
-    if (static_cast<Index>(period.size()) != h.rows) {
-      throw InputError(detail::concat(path, ": /period has ", period.size(), " rows but /X has ", h.rows));
+    if (static_cast<Index>(period.size()) != rows) {
+      throw InputError(detail::concat(path, ": /period has ", period.size(), " rows but /X has ", rows));
     }
   }
+  return period;
+}
+
+/// The periods' row offsets: /period_offsets (checked to cover the rows in increasing steps and to agree with /period
+/// when both are given), else derived from the sorted /period labels, else none (the rows are not grouped).
+void read_period_offsets(hid_t f, const std::string& path, const std::vector<std::int32_t>& period, Hdf5Header& h) {
   if (h5_has_dataset(f, "period_offsets")) {
     h.period_offsets =
         h5_read_1d<std::int64_t>(f, "period_offsets", H5T_NATIVE_INT64, path, Count::at_most,
@@ -116,43 +125,55 @@ Hdf5Header read_header_locked(const std::string& path) {
     }
     if (!period.empty()) check_period_agrees(period, off, path);
   } else if (!period.empty()) {
-    // Only /period: derive the offsets from the sorted labels.
-    h.period_offsets.push_back(0);
-    for (std::size_t i = 1; i < period.size(); ++i) {
-      if (period[i] < period[i - 1]) throw InputError(detail::concat(path, ": /period is not sorted at row ", i));
-      if (period[i] != period[i - 1]) h.period_offsets.push_back(static_cast<std::int64_t>(i));
+    h.period_offsets = offsets_of_sorted_periods(period, path, "/period");  // only /period: from the sorted labels
+  }
+}
+
+/// One label per period: /period_labels (checked against /period when both are given), else each period's /period
+/// label, else the periods' indices 0, 1, ...
+void read_period_labels(hid_t f, const std::string& path, const std::vector<std::int32_t>& period, Hdf5Header& h) {
+  const std::size_t periods = h.period_offsets.size() - 1;
+  if (h5_has_dataset(f, "period_labels")) {
+    h.period_labels =
+        h5_read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path, Count::at_most, periods, "one per period");
+    if (h.period_labels.size() != periods) {
+      throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(), " entries but there are ",
+                                      periods, " periods"));
     }
-    h.period_offsets.push_back(h.rows);
-  }
-  if (!h.period_offsets.empty()) {
-    const std::size_t periods = h.period_offsets.size() - 1;
-    if (h5_has_dataset(f, "period_labels")) {
-      h.period_labels = h5_read_1d<std::int32_t>(f, "period_labels", H5T_NATIVE_INT32, path, Count::at_most, periods,
-                                                 "one per period");
-      if (h.period_labels.size() != periods) {
-        throw InputError(detail::concat(path, ": /period_labels has ", h.period_labels.size(),
-                                        " entries but there are ", periods, " periods"));
+    for (std::size_t k = 0; k < periods && !period.empty(); ++k) {
+      if (h.period_labels[k] != period[h.period_offsets[k]]) {
+        throw InputError(detail::concat(path, ": /period and /period_labels disagree: period ", k, " is labelled ",
+                                        h.period_labels[k], " but /period is ", period[h.period_offsets[k]],
+                                        " on its rows; make them agree, or leave one out"));
       }
-      for (std::size_t k = 0; k < periods && !period.empty(); ++k) {
-        if (h.period_labels[k] != period[h.period_offsets[k]]) {
-          throw InputError(detail::concat(path, ": /period and /period_labels disagree: period ", k, " is labelled ",
-                                          h.period_labels[k], " but /period is ", period[h.period_offsets[k]],
-                                          " on its rows; make them agree, or leave one out"));
-        }
-      }
-    } else if (!period.empty()) {
-      for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(period[h.period_offsets[k]]);
-    } else {
-      for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(static_cast<std::int32_t>(k));
     }
+  } else if (!period.empty()) {
+    for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(period[h.period_offsets[k]]);
+  } else {
+    for (std::size_t k = 0; k < periods; ++k) h.period_labels.push_back(static_cast<std::int32_t>(k));
   }
-  if (h5_has_dataset(f, "truth")) {
-    auto truth = h5_read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, Count::at_most,
-                                          static_cast<hsize_t>(h.cols), "at most one per column of /X");
-    h.truth.assign(truth.begin(), truth.end());
-    check_truth(h.truth, h.cols, path + ": /truth");
-    h.has_truth = true;
-  }
+}
+
+/// /truth, the indices of the truly relevant columns (simulated data), when the file has it.
+void read_truth(hid_t f, const std::string& path, Hdf5Header& h) {
+  if (!h5_has_dataset(f, "truth")) return;
+  auto truth = h5_read_1d<std::int32_t>(f, "truth", H5T_NATIVE_INT32, path, Count::at_most,
+                                        static_cast<hsize_t>(h.cols), "at most one per column of /X");
+  h.truth.assign(truth.begin(), truth.end());
+  check_truth(h.truth, h.cols, path + ": /truth");
+  h.has_truth = true;
+}
+
+Hdf5Header read_header_locked(const std::string& path) {
+  Handle file = h5_open_file(path);
+  const hid_t f = file.get();
+  Hdf5Header h;
+  read_shape(f, path, h);
+  read_feature_names(f, path, h);
+  const std::vector<std::int32_t> period = read_row_periods(f, path, h.rows);
+  read_period_offsets(f, path, period, h);
+  if (!h.period_offsets.empty()) read_period_labels(f, path, period, h);
+  read_truth(f, path, h);
   return h;
 }
 

@@ -214,6 +214,18 @@ void write_csv_file(const std::string& tmp, const LoggedSource& source) {
 
 }  // namespace
 
+std::vector<std::uint8_t> rewards_of(const std::vector<double>& reward, const std::string& origin,
+                                     const std::string& what) {
+  std::vector<std::uint8_t> out(reward.size());
+  for (std::size_t i = 0; i < reward.size(); ++i) {
+    if (std::isnan(reward[i])) throw InputError(detail::concat(origin, ": ", what, " row ", i, " is missing (NaN)"));
+    if (reward[i] != 0.0 && reward[i] != 1.0)
+      throw InputError(detail::concat(origin, ": ", what, " row ", i, " is ", reward[i], ", not 0 or 1"));
+    out[i] = reward[i] == 1.0 ? 1 : 0;
+  }
+  return out;
+}
+
 void check_logged_header(const LoggedHeader& h) {
   if (h.rows < 2) {
     throw InputError(

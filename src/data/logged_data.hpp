@@ -86,6 +86,10 @@ void write_logged_csv(const std::string& path, const LoggedSource& source);
 /// (check_logged_header) and so are the values (as columns() of a file would).
 std::unique_ptr<LoggedSource> make_logged_memory(LoggedHeader header, std::vector<float> x);
 
+/// Rewards given as numbers (an HDF5 log's /reward, the library API's): each 0 or 1. InputError "<origin>: <what>
+/// row i is missing (NaN)" or "... is v, not 0 or 1".
+std::vector<std::uint8_t> rewards_of(const std::vector<double>& reward, const std::string& origin,
+                                     const std::string& what);
 /// The checks every log passes (InputError naming header.origin): n >= 2, p >= 1, consistent sizes, k >= 2 distinct
 /// arm labels, arm codes in range, every arm with rows, rewards 0/1, truth and correlational features in range.
 void check_logged_header(const LoggedHeader& header);

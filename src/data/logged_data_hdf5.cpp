@@ -166,13 +166,7 @@ void read_arms_and_rewards(hid_t f, const std::string& path, LoggedHeader& h) {
     }
   }
   const auto reward = h5_read_1d<double>(f, "reward", H5T_NATIVE_DOUBLE, path, Count::exactly, rows, row_count);
-  h.reward.resize(rows);
-  for (hsize_t i = 0; i < rows; ++i) {
-    if (std::isnan(reward[i])) throw InputError(detail::concat(path, ": /reward row ", i, " is missing (NaN)"));
-    if (reward[i] != 0.0 && reward[i] != 1.0)
-      throw InputError(detail::concat(path, ": /reward row ", i, " is ", reward[i], ", not 0 or 1"));
-    h.reward[i] = reward[i] == 1.0 ? 1 : 0;
-  }
+  h.reward = rewards_of(reward, path, "/reward");
 }
 
 /// data.arms given: the arms in its order. Every arm with rows must be in it, and every arm in it must have rows;

@@ -76,45 +76,47 @@ void check_period(int k, int periods, const std::string& what) {
 
 class MemorySource final : public DataSource {
  public:
-  MemorySource(Dataset data, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels)
-      : data_(std::move(data)), online_(online), noise_(noise), seed_(seed) {
+  MemorySource(std::shared_ptr<const Dataset> data, bool online, std::int64_t noise, std::uint64_t seed,
+               const LabelSpec& labels)
+      : data_(std::move(data)), y_(data_->y), online_(online), noise_(noise), seed_(seed) {
     check_noise_count(noise_);
-    validate_dataset(data_);  // first: NaN in y is reported as such, not as a class
-    map_labels(data_.y, labels, data_.origin);
-    names_ = with_noise_names(data_.feature_names, noise_, data_.origin);
+    validate_dataset(*data_);  // first: NaN in y is reported as such, not as a class
+    map_labels(y_, labels, data_->origin);
+    names_ = with_noise_names(data_->feature_names, noise_, data_->origin);
   }
-  int num_periods() const override { return online_ ? data_.num_periods() : 1; }
-  Index num_features() const override { return data_.cols() + noise_; }
+  int num_periods() const override { return online_ ? data_->num_periods() : 1; }
+  Index num_features() const override { return data_->cols() + noise_; }
   const std::vector<std::string>& feature_names() const override { return names_; }
-  const std::vector<FeatureId>& truth() const override { return data_.truth; }
-  bool has_truth() const override { return data_.has_truth; }
+  const std::vector<FeatureId>& truth() const override { return data_->truth; }
+  bool has_truth() const override { return data_->has_truth; }
 
   Dataset load_period(int k) override {
     check_period(k, num_periods(), describe());
-    Index first = 0, count = data_.rows();
-    if (online_ && !data_.period_offsets.empty()) {
-      first = data_.period_offsets[k];
-      count = data_.period_offsets[k + 1] - first;
+    Index first = 0, count = data_->rows();
+    if (online_ && !data_->period_offsets.empty()) {
+      first = data_->period_offsets[k];
+      count = data_->period_offsets[k + 1] - first;
     }
     Dataset out;
-    out.X = data_.X.middleRows(first, count);
-    out.y = data_.y.segment(first, count);
-    out.feature_names = data_.feature_names;
-    out.truth = data_.truth;
-    out.has_truth = data_.has_truth;
-    out.origin = data_.origin;
+    out.X = data_->X.middleRows(first, count);
+    out.y = y_.segment(first, count);
+    out.feature_names = data_->feature_names;
+    out.truth = data_->truth;
+    out.has_truth = data_->has_truth;
+    out.origin = data_->origin;
     append_noise_features(out, noise_, seed_, 0, first);
     return out;
   }
 
   std::string describe() const override {
-    return detail::concat(data_.origin, " (", data_.rows(), " rows, ", data_.cols(), " features",
+    return detail::concat(data_->origin, " (", data_->rows(), " rows, ", data_->cols(), " features",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", in memory)");
   }
 
  private:
-  Dataset data_;
+  std::shared_ptr<const Dataset> data_;  ///< shared, never changed: several runs may read one data set
+  Vector y_;                             ///< data_->y, binary labels mapped to 0/1
   bool online_;
   std::int64_t noise_;
   std::uint64_t seed_;
@@ -176,6 +178,13 @@ class Hdf5Source final : public DataSource {
 
 std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
                                                std::uint64_t noise_seed, const LabelSpec& labels) {
+  return make_memory_source(std::make_shared<const Dataset>(std::move(data)), online, noise_features, noise_seed,
+                            labels);
+}
+
+std::unique_ptr<DataSource> make_memory_source(std::shared_ptr<const Dataset> data, bool online,
+                                               std::int64_t noise_features, std::uint64_t noise_seed,
+                                               const LabelSpec& labels) {
   return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed, labels);
 }
 

@@ -29,6 +29,11 @@ class DataSource {
 /// none); offline: one period holding every row. A binary `labels` maps y (all rows) once, here (data/labels.hpp).
 std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
                                                std::uint64_t noise_seed, const LabelSpec& labels = {});
+/// The same on a data set shared with its owner (the library API's in-memory data): read, never changed, so one data
+/// set serves several runs without a copy; each period loaded is copied out of it as above.
+std::unique_ptr<DataSource> make_memory_source(std::shared_ptr<const Dataset> data, bool online,
+                                               std::int64_t noise_features, std::uint64_t noise_seed,
+                                               const LabelSpec& labels = {});
 /// An HDF5 file in our schema, read one period at a time (hyperslab of the period's rows) when online. A binary
 /// `labels` reads all of /y once at open, validates it, and maps y of every loaded period the same way.
 std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool online, std::int64_t noise_features,

@@ -251,7 +251,7 @@ class LassoEstimator final : public Estimator {
     }
     detail::CvChoice cv = detail::choose_lambda(fold_mse, fold_size, k, m, params_.one_se_rule);
     auto model = to_model(all, betas[cv.chosen], path[cv.chosen]);
-    model->set_cv(std::move(path), std::move(cv.mean), std::move(cv.se));
+    model->set_cv(std::move(path), std::move(cv.mean));
     return model;
   }
 
@@ -293,10 +293,9 @@ LassoModel::LassoModel(Vector coef, double intercept, double lambda, Link link) 
   }
 }
 
-void LassoModel::set_cv(std::vector<double> path, std::vector<double> loss, std::vector<double> se) {
+void LassoModel::set_cv(std::vector<double> path, std::vector<double> loss) {
   path_ = std::move(path);
   cv_loss_ = std::move(loss);
-  cv_se_ = std::move(se);
 }
 
 Vector LassoModel::predict(const Matrix& X) const {

@@ -38,12 +38,10 @@ class LassoModel final : public Model {
   /// The penalty the model was fitted with (the CV choice when cv_folds > 0).
   double lambda() const { return lambda_; }
   /// CV diagnostics (empty for fixed λ and after deserialize): the λ path actually fitted (it may end before
-  /// n_lambdas values, glmnet's early end), the mean held-out loss per λ — MSE (regression) or log-loss (binary) —
-  /// and its standard error.
+  /// n_lambdas values, glmnet's early end) and the mean held-out loss per λ — MSE (regression) or log-loss (binary).
   const std::vector<double>& lambda_path() const { return path_; }
   const std::vector<double>& cv_loss() const { return cv_loss_; }
-  const std::vector<double>& cv_se() const { return cv_se_; }
-  void set_cv(std::vector<double> path, std::vector<double> loss, std::vector<double> se);
+  void set_cv(std::vector<double> path, std::vector<double> loss);
 
   static std::unique_ptr<LassoModel> deserialize(std::string_view bytes);
 
@@ -51,7 +49,7 @@ class LassoModel final : public Model {
   LinearStructure linear_;
   std::vector<Index> nonzero_;  ///< columns with coef != 0, ascending
   double lambda_ = 0.0;
-  std::vector<double> path_, cv_loss_, cv_se_;
+  std::vector<double> path_, cv_loss_;
 };
 
 /// The log-spaced path λ_max·ratio^(l/(m−1)), l = 0..m−1, with λ_max = max_j |Xsᵀ(y−ȳ)|/n on standardised X.

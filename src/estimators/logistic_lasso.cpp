@@ -251,7 +251,7 @@ std::unique_ptr<LassoModel> fit_logistic_lasso(const LassoParams& params, const 
   for (const Fold& fold : folds) fold_size.push_back(static_cast<double>(fold.test.size()));
   CvChoice cv = choose_lambda(fold_losses(params, X, y, folds, path), fold_size, k, m, params.one_se_rule);
   auto model = to_model(all, fits[cv.chosen], path[cv.chosen]);
-  model->set_cv(std::move(path), std::move(cv.mean), std::move(cv.se));
+  model->set_cv(std::move(path), std::move(cv.mean));
   return model;
 }
 

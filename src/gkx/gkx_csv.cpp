@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -133,6 +134,12 @@ std::int32_t add_months(std::int32_t yyyymm, int months) {
 int months_between(std::int32_t from, std::int32_t to) {
   const int a = (from / 100) * 12 + from % 100, b = (to / 100) * 12 + to % 100;
   return std::max(0, b - a + 1);
+}
+
+std::string month_text(std::int32_t yyyymm) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d", yyyymm / 100, yyyymm % 100);
+  return buf;
 }
 
 bool is_crsp_missing_return(double v) {

@@ -64,6 +64,8 @@ std::int32_t parse_any_month(std::string_view field, const CellRef& where);
 std::int32_t add_months(std::int32_t yyyymm, int months);
 /// Months from `from` to `to` inclusive (0 when to < from).
 int months_between(std::int32_t from, std::int32_t to);
+/// yyyymm written as "yyyy-mm", for messages and reports.
+std::string month_text(std::int32_t yyyymm);
 
 /// One return, keyed by (permno, yyyymm), with the line it came from.
 struct ReturnEntry {

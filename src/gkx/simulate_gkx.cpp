@@ -257,6 +257,65 @@ struct GkxLikeSimulator::State {
     const double cycle = 1.0 + 0.05 * std::sin(2.0 * std::numbers::pi * t / 60.0);
     return std::max(2, static_cast<int>(std::lround(spec.stocks * cycle * (1.0 + 0.01 * rng.normal()))));
   }
+
+  /// The month's universe: exits, AR(1) evolution of the survivors' latents, entrants up to this month's target
+  /// count, then the industry-level latents (drawn fresh in the first month, AR(1) after).
+  void evolve_universe(Rng& universe, Rng& latent, Rng& industry) {
+    if (t > 0) {
+      std::erase_if(stocks, [&](const Stock&) { return universe.bernoulli(kExitHazard); });
+      for (Stock& st : stocks) {
+        for (int f = 1; f < kFactorCount; ++f) {
+          const double rho = kFactorPersistence[f];
+          st.factor[f] = rho * st.factor[f] + std::sqrt(1.0 - rho * rho) * latent.normal();
+        }
+        for (std::size_t r = 0; r < kChars; ++r) {
+          const double rho = kSimTable[r].persistence;
+          st.e[r] = rho * st.e[r] + std::sqrt(1.0 - rho * rho) * latent.normal();
+        }
+      }
+    }
+    const int target = target_count(universe);
+    while (static_cast<int>(stocks.size()) < target) stocks.push_back(new_stock(universe));
+    for (std::size_t k = 0; k < kIndustries.size(); ++k) {
+      if (t == 0) {
+        indmom[k] = industry.normal();
+        herf[k] = industry.normal();
+      } else {
+        indmom[k] = 0.9 * indmom[k] + std::sqrt(1.0 - 0.81) * industry.normal();
+        herf[k] = 0.99 * herf[k] + std::sqrt(1.0 - 0.99 * 0.99) * industry.normal();
+      }
+    }
+  }
+
+  /// One stock's raw characteristics into `row` (characteristic order, NaN = missing) and their quantile scores
+  /// q = 2Φ(z) − 1, which the planted signal reads whether or not the cell is reported missing.
+  void draw_characteristics(const Stock& st, Rng& missing, float* row, std::array<double, kChars>& q) const {
+    double beta_raw = 0.0;
+    for (std::size_t r = 0; r < kChars; ++r) {  // table order, so beta (row 11) precedes betasq
+      const CharSpec& c = kSimTable[r];
+      double z;
+      if (c.coverage == Coverage::Industry) {
+        z = (c.name == "indmom" ? indmom : herf)[static_cast<std::size_t>(st.industry)];
+      } else if (c.kind == Kind::SquareOfBeta) {
+        z = 0.0;  // unused
+      } else {
+        const double a = c.a, b = c.b;
+        z = a * st.factor[static_cast<int>(c.f1)] + b * st.factor[static_cast<int>(c.f2)] +
+            std::sqrt(1.0 - a * a - b * b) * st.e[r];
+      }
+      const std::size_t k = table_to_char[r];
+      const double p = phi(z);
+      float value = raw_value(c, z, p, beta_raw, zero[r]);
+      if (r == beta_row) beta_raw = value;
+      q[k] = c.kind == Kind::SquareOfBeta ? q[table_to_char[beta_row]] : 2.0 * p - 1.0;
+      // Missing: no coverage by the source data set, then a cell-level share (one draw per cell, always taken).
+      const bool cell_missing = missing.uniform() < c.missing;
+      const bool uncovered =
+          (c.coverage == Coverage::Annual && !st.annual) || (c.coverage == Coverage::Quarterly && !st.quarterly);
+      if (cell_missing || uncovered) value = std::numeric_limits<float>::quiet_NaN();
+      row[k] = value;
+    }
+  }
 };
 
 double gkx_like_memory_bytes(std::int64_t stocks) {
@@ -360,31 +419,7 @@ bool GkxLikeSimulator::next(GkxMonth& m) {
   Rng market = Rng::stream(seed, t, kMarket, Purpose::Simulate, kTag);
   Rng industry = Rng::stream(seed, t, kIndustry, Purpose::Simulate, kTag);
 
-  // Universe: exits, AR(1) evolution of the survivors' latents, entrants up to this month's target count.
-  if (s.t > 0) {
-    std::erase_if(s.stocks, [&](const State::Stock&) { return universe.bernoulli(kExitHazard); });
-    for (State::Stock& st : s.stocks) {
-      for (int f = 1; f < kFactorCount; ++f) {
-        const double rho = kFactorPersistence[f];
-        st.factor[f] = rho * st.factor[f] + std::sqrt(1.0 - rho * rho) * latent.normal();
-      }
-      for (std::size_t r = 0; r < kChars; ++r) {
-        const double rho = kSimTable[r].persistence;
-        st.e[r] = rho * st.e[r] + std::sqrt(1.0 - rho * rho) * latent.normal();
-      }
-    }
-  }
-  const int target = s.target_count(universe);
-  while (static_cast<int>(s.stocks.size()) < target) s.stocks.push_back(s.new_stock(universe));
-  for (std::size_t k = 0; k < kIndustries.size(); ++k) {
-    if (s.t == 0) {
-      s.indmom[k] = industry.normal();
-      s.herf[k] = industry.normal();
-    } else {
-      s.indmom[k] = 0.9 * s.indmom[k] + std::sqrt(1.0 - 0.81) * industry.normal();
-      s.herf[k] = 0.99 * s.herf[k] + std::sqrt(1.0 - 0.99 * 0.99) * industry.normal();
-    }
-  }
+  s.evolve_universe(universe, latent, industry);
 
   // Month-level quantities: the DATE, the risk-free rate (a bounded random walk, French-style 4 decimals), the
   // market excess return.
@@ -408,32 +443,7 @@ bool GkxLikeSimulator::next(GkxMonth& m) {
     const State::Stock& st = s.stocks[i];
     m.permno[i] = st.permno;
     m.sic2[i] = st.sic2_missing ? -1 : kIndustries[static_cast<std::size_t>(st.industry)].sic2;
-    float* row = m.raw.data() + i * kChars;
-    double beta_raw = 0.0;
-    for (std::size_t r = 0; r < kChars; ++r) {  // table order, so beta (row 11) precedes betasq
-      const CharSpec& c = kSimTable[r];
-      double z;
-      if (c.coverage == Coverage::Industry) {
-        z = (c.name == "indmom" ? s.indmom : s.herf)[static_cast<std::size_t>(st.industry)];
-      } else if (c.kind == Kind::SquareOfBeta) {
-        z = 0.0;  // unused
-      } else {
-        const double a = c.a, b = c.b;
-        z = a * st.factor[static_cast<int>(c.f1)] + b * st.factor[static_cast<int>(c.f2)] +
-            std::sqrt(1.0 - a * a - b * b) * st.e[r];
-      }
-      const std::size_t k = s.table_to_char[r];
-      const double p = phi(z);
-      float value = raw_value(c, z, p, beta_raw, s.zero[r]);
-      if (r == s.beta_row) beta_raw = value;
-      q[k] = c.kind == Kind::SquareOfBeta ? q[s.table_to_char[s.beta_row]] : 2.0 * p - 1.0;
-      // Missing: no coverage by the source data set, then a cell-level share (one draw per cell, always taken).
-      const bool cell_missing = missing.uniform() < c.missing;
-      const bool uncovered =
-          (c.coverage == Coverage::Annual && !st.annual) || (c.coverage == Coverage::Quarterly && !st.quarterly);
-      if (cell_missing || uncovered) value = std::numeric_limits<float>::quiet_NaN();
-      row[k] = value;
-    }
+    s.draw_characteristics(st, missing, m.raw.data() + i * kChars, q);
     const double signal = scale * planted_signal(q);
     const double sigma = kNoiseSd * std::exp(kHeteroskedasticity * st.factor[static_cast<int>(Factor::Vol)] -
                                              kHeteroskedasticity * kHeteroskedasticity);

@@ -2,12 +2,15 @@
 // A method (issue 10, DESIGN §4 "Method"): the bandit of paper 000, FIRST, FUSE, ... Each lives in its own folder
 // under src/methods/ behind this interface and is listed once in methods/registry.cpp. The CLI finds a method by
 // name and calls run() on every rank; dist/ supplies the Comm and the Executor and never names a method.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "config/job_config.hpp"
 #include "config/method_params.hpp"
 #include "core/context.hpp"
+#include "data/dataset.hpp"
+#include "data/logged_data.hpp"
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
 #include "methods/result.hpp"
@@ -27,6 +30,11 @@ struct MethodRun {
   Executor& executor;
   const RunControl& control;
   const RoundCallback& on_round;
+  /// In-memory data that replaces the data set [data] names (the library API, one process); null: open [data].
+  /// Every method that reads (X, y) builds its source from it through make_data_source.
+  std::shared_ptr<const Dataset> data = nullptr;
+  /// The same for a method that reads contextual-bandit logs (cmab-scores): a log held in memory replaces [data]'s.
+  std::shared_ptr<const LoggedSource> logged = nullptr;
 };
 
 class Method {

@@ -17,7 +17,8 @@ namespace bfs {
 namespace {
 
 /// The source of data.source, with its noise columns; the knockoffs are added around it by make_data_source.
-std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uint64_t seed, bool online) {
+std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uint64_t seed, bool online,
+                                              std::shared_ptr<const Dataset> given) {
   if (config.noise_features < 0) {
     throw ConfigError(detail::concat("data.noise_features = ", config.noise_features, " must be >= 0"));
   }
@@ -26,6 +27,7 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
                                      name_of(config.source), "\""));
   }
   const LabelSpec labels{config.task, config.positive_label};
+  if (given) return make_memory_source(std::move(given), online, config.noise_features, seed, labels);
   if (config.source == SourceKind::Simulate) {
     if (config.positive_label) {
       // A simulated binary target is 0/1 by construction; a positive_label could only flip the classes silently.
@@ -64,9 +66,10 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
 
 }  // namespace
 
-std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online) {
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online,
+                                             std::shared_ptr<const Dataset> given) {
   const std::uint64_t seed = config.seed != 0 ? config.seed : run_seed;
-  std::unique_ptr<DataSource> source = make_plain_source(config, seed, online);
+  std::unique_ptr<DataSource> source = make_plain_source(config, seed, online, std::move(given));
   if (config.knockoffs != Knockoffs::None)
     source = with_gaussian_knockoffs(
         std::move(source), config.noise_features, seed,

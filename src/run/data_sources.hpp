@@ -8,7 +8,9 @@
 namespace bfs {
 
 /// source = simulate | hdf5 | csv. `online` = bandit.mode == Mode::Online. The data seed is data.seed, or run_seed
-/// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file.
-std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online);
+/// when data.seed is 0. Errors name the key (data.source, data.path, ...) or the file. `given` (the library API's
+/// in-memory data) replaces the data set data.source names; every other [data] key applies to it as to a file.
+std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online,
+                                             std::shared_ptr<const Dataset> given = nullptr);
 
 }  // namespace bfs

@@ -160,9 +160,6 @@ class Reader {
     return value;
   }
 
-  /// The open file (for walking groups and attributes).
-  hid_t file_id() const { return file_.get(); }
-
   /// Numeric dataset of any rank into a row-major vector (converted to T by HDF5); `dims` receives its shape.
   template <class T>
   std::vector<T> read_nd(const std::string& name, std::vector<hsize_t>& dims) const {

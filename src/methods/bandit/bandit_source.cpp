@@ -5,9 +5,10 @@
 
 namespace bfs {
 
-std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed) {
+std::unique_ptr<DataSource> make_bandit_source(const JobConfig& job, std::uint64_t run_seed,
+                                               std::shared_ptr<const Dataset> given) {
   const bool online = job.bandit.mode == Mode::Online;
-  std::unique_ptr<DataSource> source = make_data_source(job.data, run_seed, online);
+  std::unique_ptr<DataSource> source = make_data_source(job.data, run_seed, online, std::move(given));
   if (!online) return source;
   if (job.data.batch_size > 0) source = with_batches(std::move(source), job.data.batch_size);
   if (job.bandit.rebatch == Rebatch::Bootstrap) {

@@ -32,7 +32,6 @@ class CoordinatorState {
   const StoppingRule& stopping() const { return stopping_; }
   /// What makes a feature selected (0.5, or TVS's C̃ and q): the selected set, stopping and truth metrics use it.
   const SelectionRule& selection() const { return selection_; }
-  std::int32_t rounds_done() const { return rounds_done_; }
   /// Continues from a checkpoint written by fill_result (with its resume state).
   void restore(const RunResult& checkpoint);
   /// Moves the accumulated trajectory and records into `result` (posterior, selected set, truth metrics).

@@ -242,9 +242,10 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
 
   state.fill_result(result);
   if (!interrupted_now) require_a_finite_evaluation(result.evaluations, result.metric);
-  result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) + " (checkpointed)"
-                       : stop          ? state.stopping().reason()
-                                       : "schedule complete (" + std::to_string(round) + " rounds)";
+  result.stop_reason = interrupted_now ? "interrupted after round " + std::to_string(round) +
+                                             (control.checkpoint_path.empty() ? "" : " (checkpointed)")
+                       : stop ? state.stopping().reason()
+                              : "schedule complete (" + std::to_string(round) + " rounds)";
   // Like every other timing, the wall time adds up over the starts of a resumed run (the checkpoint carries it).
   result.timings.wall_seconds += seconds_since(wall_start);
   return result;

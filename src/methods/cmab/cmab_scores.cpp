@@ -316,7 +316,8 @@ class CmabScoresMethod final : public Method {
   std::optional<MethodResult> run(const MethodRun& run) const override {
     const auto start = Clock::now();
     const auto& params = *run.job.method.params.as<cmab::CmabParams>();
-    const std::unique_ptr<LoggedSource> source = open_source(run.job.data, run.context.seed);
+    const std::shared_ptr<const LoggedSource> source =
+        run.logged ? run.logged : open_source(run.job.data, run.context.seed);
     const Settings settings = settings_of(params, source->header());
     const Checkpointing checkpointing(run, source->header());
     const Scoring scoring = score_all(run, *source, settings, checkpointing);

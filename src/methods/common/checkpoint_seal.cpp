@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/fnv1a.hpp"
+#include "data/detail/h5_result_reader.hpp"
 
 namespace bfs::methods {
 namespace {
@@ -43,6 +44,18 @@ std::uint64_t digest_of(std::istream& in) {
     offset += got;
   }
   return hash.value();
+}
+
+/// True when `path` opens as a run's result.h5 (it holds /importance; no checkpoint does): given where a checkpoint
+/// is expected, it deserves that name rather than "no seal".
+bool is_a_result(const std::string& path) {
+  try {
+    bfs::detail::silence_hdf5_errors();
+    const bfs::detail::Reader reader(path);
+    return reader.has("importance");
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& what) {
@@ -87,6 +100,10 @@ void verify_checkpoint(const std::string& path) {
   if (ec || !file) refuse(path, "cannot be read");
   std::string seal(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes, kSealBytes)), '\0');
   file.read(seal.data(), static_cast<std::streamsize>(seal.size()));
+  if (seal.compare(0, kMagic.size(), kMagic) != 0 && is_a_result(path))
+    refuse(path,
+           "this is a run's result (result.h5), not a checkpoint; --resume continues from the checkpoint.h5 an "
+           "interrupted run leaves in its output directory");
   if (seal.compare(0, kMagic.size(), kMagic) != 0)
     refuse(path,
            "no seal at its start (not a banditfs checkpoint, one written before checkpoints were sealed, or "

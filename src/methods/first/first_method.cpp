@@ -135,7 +135,7 @@ class FirstMethod final : public Method {
   std::optional<MethodResult> run(const MethodRun& run) const override {
     const auto start = Clock::now();
     const auto& params = *run.job.method.params.as<first::FirstParams>();
-    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false);
+    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false, run.data);
     const Dataset data = source->load_period(0);
     std::vector<double> y(data.y.begin(), data.y.end());
     const std::size_t inner = inner_samples(params, y, source->describe());
@@ -159,8 +159,9 @@ class FirstMethod final : public Method {
     if (outcome.interrupted) {
       MethodResult stopped;
       stopped.method = "first";
-      stopped.stop_reason = "interrupted after forward step " + std::to_string(outcome.steps) + " (checkpoint " +
-                            run.control.checkpoint_path + ")";
+      stopped.stop_reason =
+          "interrupted after forward step " + std::to_string(outcome.steps) +
+          (run.control.checkpoint_path.empty() ? "" : " (checkpoint " + run.control.checkpoint_path + ")");
       return stopped;
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);

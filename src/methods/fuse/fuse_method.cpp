@@ -249,7 +249,7 @@ class FuseMethod final : public Method {
   std::optional<MethodResult> run(const MethodRun& run) const override {
     const auto start = Clock::now();
     const auto& params = *run.job.method.params.as<fuse::FuseParams>();
-    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false);
+    auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false, run.data);
     const Dataset data = source->load_period(0);
     fuse::TrainingSet set = training_set(data, params.standardize);
     check_sizes(params, set, source->describe());
@@ -263,8 +263,9 @@ class FuseMethod final : public Method {
     if (outcome.interrupted) {
       MethodResult stopped;
       stopped.method = "fuse";
-      stopped.stop_reason = "interrupted after iteration " + std::to_string(outcome.reward.size()) + " (checkpoint " +
-                            run.control.checkpoint_path + ")";
+      stopped.stop_reason =
+          "interrupted after iteration " + std::to_string(outcome.reward.size()) +
+          (run.control.checkpoint_path.empty() ? "" : " (checkpoint " + run.control.checkpoint_path + ")");
       return stopped;
     }
     const std::size_t iterations = outcome.reward.size();

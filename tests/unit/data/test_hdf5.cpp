@@ -37,6 +37,18 @@ bool same_bytes(const Vector& a, const Vector& b) {
          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
+/// make(name, fill): the path of a new file `name` in `dir`, its datasets written by fill(RawFile&).
+auto file_maker(TempDir& dir) {
+  return [&dir](const std::string& name, auto&& fill) {
+    const std::string path = dir.file(name);
+    {
+      RawFile raw(path);
+      fill(raw);
+    }
+    return path;
+  };
+}
+
 Dataset paneled(Index n = 37, Index p = 6) {
   Dataset d = random_dataset(n, p);
   d.period_offsets = {0, 10, 25, n};
@@ -154,15 +166,7 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
   expect_error<InputError>([&] { read_hdf5_header(missing); }, "cannot open HDF5 file '" + missing + "': no such file");
   const std::string text = dir.write("text.h5", "not hdf5\n");
   expect_error<InputError>([&] { read_hdf5_header(text); }, "not an HDF5 file");
-
-  auto make = [&](const std::string& name, auto&& fill) {
-    const std::string path = dir.file(name);
-    {
-      RawFile raw(path);
-      fill(raw);
-    }
-    return path;
-  };
+  const auto make = file_maker(dir);
   const std::vector<double> y4 = {1, 2, 3, 4};
   std::string p = make("nox.h5", [&](RawFile& r) { r.add_y(y4); });
   expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": dataset /X is missing");
@@ -184,7 +188,18 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     r.add_fixed_strings("feature_names", {"a", "b", "c"}, 4);
   });
   expect_error<InputError>([&] { read_hdf5_header(p); }, "/feature_names has 3 entries but /X has 2 columns");
-  p = make("offsets.h5", [&](RawFile& r) {
+  p = make("p0.h5", [&](RawFile& r) {
+    r.add_x({4, 0}, std::vector<float>{});
+    r.add_y(y4);
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": p = 0 (no feature columns)");
+}
+
+BOOST_AUTO_TEST_CASE(bad_period_offsets_and_truth_are_named) {
+  TempDir dir;
+  const auto make = file_maker(dir);
+  const std::vector<double> y4 = {1, 2, 3, 4};
+  std::string p = make("offsets.h5", [&](RawFile& r) {
     r.add_x({4, 2}, ramp(8));
     r.add_y(y4);
     r.add_i64("period_offsets", {0, 3, 2, 4});
@@ -202,8 +217,22 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     r.add_i32("truth", {0, 2});
   });
   expect_error<InputError>([&] { read_hdf5_header(p); }, "/truth index 2 out of range [0, 2)");
+  // A repeated /truth index would be counted twice in power and Hamming distance: the header refuses it, so a
+  // panel read period by period (which never meets validate_dataset) refuses it too.
+  p = make("truth_repeat.h5", [&](RawFile& r) {
+    r.add_x({4, 3}, ramp(12));
+    r.add_y(y4);
+    r.add_i32("truth", {1, 1});
+  });
+  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": /truth lists feature index 1 more than once");
+}
+
+BOOST_AUTO_TEST_CASE(overlong_datasets_are_refused) {
+  TempDir dir;
+  const auto make = file_maker(dir);
+  const std::vector<double> y4 = {1, 2, 3, 4};
   // Lengths are bounded by /X's shape before a 1-D dataset is allocated (a corrupt shape cannot claim memory).
-  p = make("truth_long.h5", [&](RawFile& r) {
+  std::string p = make("truth_long.h5", [&](RawFile& r) {
     r.add_x({4, 2}, ramp(8));
     r.add_y(y4);
     r.add_i32("truth", {0, 1, 0});
@@ -225,16 +254,14 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
   });
   expect_error<InputError>([&] { read_hdf5_header(p); },
                            p + ": /period_labels has 3 entries, more than 2 (one per period)");
-  // A repeated /truth index would be counted twice in power and Hamming distance: the header refuses it, so a
-  // panel read period by period (which never meets validate_dataset) refuses it too.
-  p = make("truth_repeat.h5", [&](RawFile& r) {
-    r.add_x({4, 3}, ramp(12));
-    r.add_y(y4);
-    r.add_i32("truth", {1, 1});
-  });
-  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": /truth lists feature index 1 more than once");
+}
+
+BOOST_AUTO_TEST_CASE(period_datasets_must_agree) {
+  TempDir dir;
+  const auto make = file_maker(dir);
+  const std::vector<double> y4 = {1, 2, 3, 4};
   // /period and /period_offsets must describe the same periods.
-  p = make("period_flat.h5", [&](RawFile& r) {
+  std::string p = make("period_flat.h5", [&](RawFile& r) {
     r.add_x({4, 2}, ramp(8));
     r.add_y(y4);
     r.add_i32("period", {0, 0, 0, 0});
@@ -269,11 +296,6 @@ BOOST_AUTO_TEST_CASE(bad_files_are_named) {
     r.add_i32("period_labels", {5, 7});
   });
   BOOST_TEST(read_hdf5_header(p).period_labels == std::vector<std::int32_t>({5, 7}), boost::test_tools::per_element());
-  p = make("p0.h5", [&](RawFile& r) {
-    r.add_x({4, 0}, std::vector<float>{});
-    r.add_y(y4);
-  });
-  expect_error<InputError>([&] { read_hdf5_header(p); }, p + ": p = 0 (no feature columns)");
 }
 
 BOOST_AUTO_TEST_CASE(nonfinite_values_are_rejected_with_their_position) {

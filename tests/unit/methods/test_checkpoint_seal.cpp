@@ -11,18 +11,15 @@
 #include "core/error.hpp"
 #include "methods/common/checkpoint_seal.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
+#include "scratch_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace bfs;
 
 namespace {
 
-struct ScratchFile {
-  fs::path path = fs::temp_directory_path() / ("banditfs_seal_" + std::to_string(::getpid()) + ".h5");
-  ~ScratchFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct ScratchFile : test::ScratchFile {
+  ScratchFile() : test::ScratchFile("banditfs_seal") {}
 };
 
 std::string read_bytes(const fs::path& path) {

@@ -9,18 +9,15 @@
 #include "core/error.hpp"
 #include "data/detail/h5_result_write.hpp"
 #include "methods/cmab/cmab_checkpoint.hpp"
+#include "scratch_file.hpp"
 
 using namespace bfs;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ScratchFile {
-  fs::path path = fs::temp_directory_path() / ("banditfs_cmab_ckpt_" + std::to_string(::getpid()) + ".h5");
-  ~ScratchFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct ScratchFile : test::ScratchFile {
+  ScratchFile() : test::ScratchFile("banditfs_cmab_ckpt") {}
 };
 
 template <class F>

@@ -12,6 +12,7 @@
 #include "core/rng.hpp"
 #include "methods/first/first.hpp"
 #include "methods/first/first_checkpoint.hpp"
+#include "scratch_file.hpp"
 
 using namespace bfs;
 using namespace bfs::first;
@@ -34,12 +35,8 @@ TotalIndex eight_columns(std::size_t n) {
   return TotalIndex(std::move(x), std::move(y), 2);
 }
 
-struct ScratchFile {
-  fs::path path = fs::temp_directory_path() / ("banditfs_first_ckpt_" + std::to_string(::getpid()) + ".h5");
-  ~ScratchFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct ScratchFile : test::ScratchFile {
+  ScratchFile() : test::ScratchFile("banditfs_first_ckpt") {}
 };
 
 void expect_same(const FirstOutcome& a, const FirstOutcome& b) {

@@ -12,18 +12,15 @@
 #include "methods/executor.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/registry.hpp"
+#include "scratch_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace bfs;
 
 namespace {
 
-struct ScratchFile {
-  fs::path path = fs::temp_directory_path() / ("banditfs_fuse_ckpt_" + std::to_string(::getpid()) + ".h5");
-  ~ScratchFile() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+struct ScratchFile : test::ScratchFile {
+  ScratchFile() : test::ScratchFile("banditfs_fuse_ckpt") {}
 };
 
 JobConfig fuse_job(int batch, const std::string& extra = "") {
