@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -17,11 +19,18 @@
 
 namespace bfs {
 
+struct JobConfig;
+
 /// An enum-valued key as the type-erased visitor sees it: the names of the enum's values, in its enum_table's order,
 /// and the index of the present value among them.
 struct EnumChoice {
   std::vector<std::string> names;
   std::size_t index = 0;
+};
+/// An optional enum key (std::optional<E>): unset, it is absent from the job file and from the dump.
+struct OptionalEnumChoice {
+  EnumChoice choice;
+  bool present = false;
 };
 
 /// Visits one key of a method's parameter struct. The schema implements it for reading TOML (unknown key / wrong
@@ -42,13 +51,30 @@ class KeyVisitor {
     (*this)(key, choice, spec);
     value = table[choice.index].first;
   }
+  template <class E>
+  requires std::is_enum_v<E> && requires(E e) { enum_table(e); }
+  void operator()(const char* key, std::optional<E>& value, const KeySpec& spec) {
+    const auto table = enum_table(E{});
+    OptionalEnumChoice choice{{enum_names<E>(), 0}, value.has_value()};
+    while (value && choice.choice.index < table.size() && table[choice.choice.index].first != *value)
+      ++choice.choice.index;
+    (*this)(key, choice, spec);
+    if (choice.present) value = table[choice.choice.index].first;
+  }
   virtual void operator()(const char* key, EnumChoice& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, bool& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, int& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, std::int64_t& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, double& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, std::string& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, OptionalEnumChoice& value, const KeySpec& spec) = 0;
+  virtual void operator()(const char* key, std::vector<int>& value, const KeySpec& spec) = 0;
   virtual void operator()(const char* key, std::vector<double>& value, const KeySpec& spec) = 0;
+  /// Bundles of names, e.g. the feature groups permuted together.
+  virtual void operator()(const char* key, std::vector<std::vector<std::string>>& value, const KeySpec& spec) = 0;
+  /// Reading a job: does the section being read name `key`? (Tells a key given with its default value from one left
+  /// out.) False for the other visitors.
+  virtual bool given(const char* key) const = 0;
 };
 
 /// A method's parameter struct behind an interface: visit() declares each key once (name, field, bounds).
@@ -56,6 +82,14 @@ class MethodParams {
  public:
   virtual ~MethodParams() = default;
   virtual void visit(KeyVisitor& visitor) = 0;
+  /// The keys of one of the method's own sections (MethodDescription::sections), declared as visit() declares the
+  /// [method] keys; the schema reads, dumps and describes each such section through it.
+  virtual void visit_section(std::string_view /*section*/, KeyVisitor& /*visitor*/) {}
+  /// Is the section written to the canonical dump? (A section that changes nothing while disabled may stay out.)
+  virtual bool dumps_section(std::string_view /*section*/) const { return true; }
+  /// Cross-key checks of these parameters against the whole job, the last of the schema's validate(); ConfigError
+  /// naming the keys.
+  virtual void validate(const JobConfig& /*job*/) const {}
   virtual std::unique_ptr<MethodParams> clone() const = 0;
 };
 
@@ -79,6 +113,10 @@ class MethodParamsBox {
   template <class T>
   const T* as() const {
     return dynamic_cast<const T*>(params_.get());
+  }
+  template <class T>
+  T* as() {
+    return dynamic_cast<T*>(params_.get());
   }
 
  private:

@@ -143,6 +143,7 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
         throw ConfigError(detail::concat(origin, ": section [", section, "] belongs to method \"", method.name,
                                          "\", but method.name = \"", config.name, "\""));
     }
+  config.sections = chosen.sections;
   config.logged_data = chosen.logged_data;
   config.binary_only = chosen.binary_only;
   if (!chosen.uses_estimator) {
@@ -158,6 +159,21 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
     config.params.get()->visit(erased);
   }
   reader.reject_unknown_keys({"name"});
+}
+
+/// Reads the chosen method's own sections (MethodDescription::sections) through its parameters' visit_section.
+void read_method_sections(const toml::table& root, const std::string& origin, MethodConfig& config,
+                          const std::set<std::string>& overridden) {
+  for (const auto& name : config.sections) {
+    const toml::node* node = root.get(name);
+    if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [" + name + "] must be a table");
+    TableReader reader(node ? node->as_table() : nullptr, origin, name, &overridden);
+    if (config.params) {
+      ErasedVisitor<TableReader> erased(reader);
+      config.params.get()->visit_section(name, erased);
+    }
+    reader.reject_unknown_keys();
+  }
 }
 
 }  // namespace
@@ -189,12 +205,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   if (job.method.logged_data && (data_table == nullptr || !data_table->contains("dgp"))) job.data.dgp = Dgp::CmabHte;
   if (job.method.binary_only && (data_table == nullptr || !data_table->contains("task"))) job.data.task = Task::Binary;
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
-  read_section(root, "reward", origin, job.reward, overridden);
-  read_section(root, "bandit", origin, job.bandit, overridden);
-  const toml::table* bandit_table = root["bandit"].as_table();
-  job.bandit.iterations_given = bandit_table != nullptr && bandit_table->contains("iterations");
+  read_method_sections(root, origin, job.method, overridden);
   read_section(root, "run", origin, job.run, overridden);
-  read_section(root, "tuning", origin, job.tuning, overridden);
   validate(job);
   return job;
 }
@@ -252,91 +264,7 @@ void validate(const JobConfig& job) {
   if (job.data.positive_label && job.data.task != Task::Binary)
     throw ConfigError("data.positive_label is only used with data.task = \"binary\"");
   if (job.method.uses("estimator")) check_estimator_task(job.estimator.name, job.data.task);
-  if (job.method.uses("bandit")) validate_bandit_sections(job);
-}
-
-/// data.batch_size and bandit.rebatch cut online batches (data/batches.hpp).
-void validate_batches(const JobConfig& job) {
-  const bool online = job.bandit.mode == Mode::Online;
-  if (job.data.batch_size > 0 && !online)
-    throw ConfigError("data.batch_size = " + std::to_string(job.data.batch_size) +
-                      " cuts online batches and needs bandit.mode = \"online\"");
-  if (job.bandit.rebatch == Rebatch::None) return;
-  if (!online)
-    throw ConfigError(
-        "bandit.rebatch = \"bootstrap\" re-cuts the batches of online passes and needs bandit.mode = "
-        "\"online\"");
-  if (job.bandit.time_series)
-    throw ConfigError(
-        "bandit.rebatch = \"bootstrap\" resamples rows, which breaks the row order bandit.time_series = "
-        "true keeps: use one or the other");
-}
-
-void validate_bandit_sections(const JobConfig& job) {
-  validate_batches(job);
-  if (job.reward.rule == RewardRule::LassoNonzero && job.estimator.name != EstimatorName::Lasso)
-    throw ConfigError("reward.rule = \"lasso-nonzero\" needs estimator.name = \"lasso\" (got \"" +
-                      std::string(name_of(job.estimator.name)) + "\")");
-  const bool bart_rule = job.reward.rule == RewardRule::BartLastDraw || job.reward.rule == RewardRule::BartMeanSplits;
-  if (bart_rule && job.estimator.name != EstimatorName::Bart)
-    throw ConfigError("reward.rule = \"" + std::string(name_of(job.reward.rule)) +
-                      "\" reads BART's split counts and needs estimator.name = \"bart\" (got \"" +
-                      std::string(name_of(job.estimator.name)) + "\")");
-  if (job.reward.rule != RewardRule::BartMeanSplits && job.reward.min_splits != RewardConfig{}.min_splits)
-    throw ConfigError("reward.min_splits is used by reward.rule = \"bart-mean-splits\" only (got \"" +
-                      std::string(name_of(job.reward.rule)) + "\")");
-  if (job.bandit.mode == Mode::Offline && job.data.source == SourceKind::Simulate && job.data.periods != 1)
-    throw ConfigError("data.periods = " + std::to_string(job.data.periods) +
-                      " needs bandit.mode = \"online\" (offline runs use one data set)");
-  if (job.bandit.tvs_q > 0 && job.bandit.policy != PolicyKind::Tvs)
-    throw ConfigError("bandit.tvs_q is only used with bandit.policy = \"tvs\"");
-  validate_reward_null(job.reward);
-  const Metric metric = job_metric(job.data, job.reward);
-  if (!metric_fits_task(metric, job.data.task))
-    throw ConfigError("reward.metric = \"" + std::string(name_of(metric)) + "\" does not fit data.task = \"" +
-                      std::string(name_of(job.data.task)) + "\" (" +
-                      (job.data.task == Task::Binary ? "binary targets take auc, log_loss or accuracy"
-                                                     : "regression targets take r2") +
-                      ")");
-  if (metric == Metric::LogLoss && job.reward.min_r2 > -std::numeric_limits<double>::infinity())
-    throw ConfigError("reward.min_r2 = " + std::to_string(job.reward.min_r2) +
-                      " needs a metric where higher is better (r2, auc, accuracy); reward.metric = \"log_loss\" is a "
-                      "loss");
-  validate_tuning(job.tuning, job.estimator);
-  if (job.tuning.enabled && job.data.task == Task::Binary)
-    throw ConfigError("tuning.enabled = true needs data.task = \"regression\": the grid search scores its folds by R²");
-}
-
-void validate_reward_null(const RewardConfig& reward) {
-  if (reward.null == RewardNull::None) {
-    if (reward.shadows != RewardConfig{}.shadows || reward.shadow_quantile != 1.0 || reward.alpha != 0.05)
-      throw ConfigError(
-          "reward.shadows, reward.shadow_quantile and reward.alpha need reward.null = \"shadow\" or "
-          "\"paired\" (reward.null is \"none\")");
-    return;
-  }
-  const std::string null_name(name_of(reward.null));
-  if (reward.rule != RewardRule::Absolute && reward.rule != RewardRule::Relative)
-    throw ConfigError("reward.null = \"" + null_name + "\" needs reward.rule = \"absolute\" or \"relative\" (got \"" +
-                      std::string(name_of(reward.rule)) + "\")");
-  if (reward.null == RewardNull::Paired && reward.repeats < 2)
-    throw ConfigError("reward.null = \"paired\" tests the B permutation drops and needs reward.repeats >= 2 (got " +
-                      std::to_string(reward.repeats) + ")");
-  if (reward.null == RewardNull::Shadow && reward.alpha != 0.05)
-    throw ConfigError("reward.alpha is used by reward.null = \"paired\", not \"shadow\"");
-  if (reward.null == RewardNull::Paired && (reward.shadows != RewardConfig{}.shadows || reward.shadow_quantile != 1.0))
-    throw ConfigError("reward.shadows and reward.shadow_quantile are used by reward.null = \"shadow\", not \"paired\"");
-}
-
-void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator) {
-  if (!tuning.enabled) return;
-  if (estimator.name != EstimatorName::Gbm && estimator.name != EstimatorName::Hgb)
-    throw ConfigError("tuning.enabled = true needs estimator.name = \"gbm\" or \"hgb\" (got \"" +
-                      std::string(name_of(estimator.name)) + "\"): only their parameters are tunable");
-  if (tuning.folds < 2)
-    throw ConfigError("tuning.folds = " + std::to_string(tuning.folds) + " is out of range: must be at least 2");
-  if (tuning.period < 0)
-    throw ConfigError("tuning.period = " + std::to_string(tuning.period) + " is out of range: must be >= 0");
+  if (job.method.params) job.method.params.get()->validate(job);
 }
 
 #define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params, tasks) \
@@ -385,8 +313,15 @@ std::string dump(const JobConfig& job_in, bool identity) {
     visit_estimator_params(job.estimator, writer);
     root.insert_or_assign("estimator", std::move(table));
   }
-  section("reward", job.reward);
-  section("bandit", job.bandit);
+  for (const auto& name : job.method.sections) {
+    MethodParams* params = job.method.params.get();
+    if (params == nullptr || !params->dumps_section(name)) continue;
+    toml::table table;
+    TableWriter writer(table);
+    ErasedVisitor<TableWriter> erased(writer);
+    params->visit_section(name, erased);
+    root.insert_or_assign(name, std::move(table));
+  }
   {
     toml::table table;
     table.insert_or_assign("name", job.method.name);
@@ -398,16 +333,14 @@ std::string dump(const JobConfig& job_in, bool identity) {
     root.insert_or_assign("method", std::move(table));
   }
   section("run", job.run);
-  // [tuning] only when enabled: a disabled section does not change any number of the run, and leaving it out keeps
-  // the canonical text (and so the checkpoint job hash) of every job written before tuning existed.
-  if (job.tuning.enabled) section("tuning", job.tuning);
   std::ostringstream out;
   out << root;
   return out.str() + "\n";
 }
 
-/// "section.key" of every result-neutral key of the schema's sections and estimators. A key name that one estimator
-/// flags and another does not is left out: the dotted key alone cannot say which estimator it belongs to.
+/// "section.key" of every result-neutral key of the schema's sections and estimators (a method's own sections may
+/// declare none: ErasedVisitor refuses it). A key name that one estimator flags and another does not is left out:
+/// the dotted key alone cannot say which estimator it belongs to.
 std::set<std::string> result_neutral_keys() {
   std::set<std::string> neutral, other;
   JobConfig job;
@@ -416,10 +349,7 @@ std::set<std::string> result_neutral_keys() {
     visit(config, names);
   };
   section("data", job.data);
-  section("reward", job.reward);
-  section("bandit", job.bandit);
   section("run", job.run);
-  section("tuning", job.tuning);
   for (const auto& [name, text] : enum_table(EstimatorName{})) {
     job.estimator.name = name;
     NeutralKeyNames names("estimator", neutral, other);
@@ -468,19 +398,16 @@ std::string describe_keys(const MethodCatalog& methods) {
       out << ")";
     }
     out << "\n";
-    if (method.make_params) {
-      const auto params = method.make_params();
-      KeyDescriber describer(out, "method");
-      ErasedVisitor<KeyDescriber> erased(describer);
-      params->visit(erased);
-    }
+    if (!method.make_params) continue;
+    const auto params = method.make_params();
+    KeyDescriber describer(out, "method");
+    ErasedVisitor<KeyDescriber> erased(describer);
+    params->visit(erased);
     for (const auto& name : method.sections) {
-      if (name == "reward")
-        section("reward", job.reward);
-      else if (name == "bandit")
-        section("bandit", job.bandit);
-      else if (name == "tuning")
-        section("tuning", job.tuning);
+      out << "[" << name << "]\n";
+      KeyDescriber section_describer(out, name);
+      ErasedVisitor<KeyDescriber> erased_section(section_describer);
+      params->visit_section(name, erased_section);
     }
   }
   return out.str();

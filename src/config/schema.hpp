@@ -19,17 +19,9 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
 /// Reads and parses a job file (ConfigError naming the file when it cannot be read).
 JobConfig load_job(const MethodCatalog& methods, const std::string& path,
                    const std::vector<std::string>& overrides = {});
-/// Cross-field checks of the common sections, and of the bandit's sections when the method reads them;
-/// ConfigError naming the keys. (A method's own checks are its validate(), src/methods/method.hpp.)
+/// Cross-field checks of the common sections, then the method parameters' own (MethodParams::validate); ConfigError
+/// naming the keys. (A method's own checks are also its validate(), src/methods/method.hpp.)
 void validate(const JobConfig& job);
-/// The cross-field checks of [reward], [bandit] and [tuning] (e.g. lasso-nonzero needs the lasso estimator).
-void validate_bandit_sections(const JobConfig& job);
-/// The reward.null checks (part of validate_bandit_sections): a null needs the absolute or relative rule, "paired"
-/// needs repeats ≥ 2, and each null's own keys are refused with another null. ConfigError naming the keys.
-void validate_reward_null(const RewardConfig& reward);
-/// The [tuning] checks (part of validate): when enabled, estimator.name must be "gbm" (the only tunable estimator),
-/// folds ≥ 2 and period ≥ 0; ConfigError naming tuning.enabled / tuning.folds / tuning.period.
-void validate_tuning(const TuningConfig& tuning, const EstimatorConfig& estimator);
 /// The bounds the schema declares for each [estimator] key, checked on parameters built in code (the estimator
 /// factories call these, so every bound is declared once, here). ConfigError "estimator.key = x is out of range".
 #define BFS_ESTIMATOR_CHECK_BOUNDS(value, name, member, params, tasks) void check_bounds(const params& p);

@@ -12,6 +12,7 @@
 #include "config/schema.hpp"
 #include "dist/runtime.hpp"
 #include "identity.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/bandit_result.hpp"
 #include "methods/bandit/local_runner.hpp"
 #include "methods/registry.hpp"
@@ -27,7 +28,7 @@ std::optional<RunResult> check_job(JobConfig job) {
   std::optional<RunResult> last_local;
   for (int arms_per_round : {1, 4}) {
     BOOST_TEST_CONTEXT("arms_per_round = " << arms_per_round << ", ranks = " << g_session->size()) {
-      job.bandit.arms_per_round = arms_per_round;
+      bandit_config(job).arms_per_round = arms_per_round;
       Context distributed_context;
       distributed_context.seed = job.run.seed;
       distributed_context.threads = 1;
@@ -43,7 +44,7 @@ std::optional<RunResult> check_job(JobConfig job) {
       local_context.threads = 2;
       const RunResult local = run_local(job, "job", local_context);
       BOOST_TEST(local.evaluations.size() > 0u);
-      BOOST_TEST(local.tuning.present == job.tuning.enabled);
+      BOOST_TEST(local.tuning.present == tuning_config(job).enabled);
       testing::expect_identical(bandit::to_method_result(local), *distributed);
       last_local = local;
     }
@@ -52,14 +53,14 @@ std::optional<RunResult> check_job(JobConfig job) {
 }
 
 JobConfig offline_job(const std::string& estimator) {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.data.source = SourceKind::Simulate;
   job.data.dgp = Dgp::Friedman1;
   job.data.n = 120;
   job.data.p = 24;
   job.estimator.name = *enum_from_name<EstimatorName>(estimator);
-  job.bandit.iterations = 5;
-  job.bandit.policy = PolicyKind::Ttts;
+  bandit_config(job).iterations = 5;
+  bandit_config(job).policy = PolicyKind::Ttts;
   job.run.seed = 11;
   return job;
 }
@@ -71,9 +72,9 @@ JobConfig tvs_bart_job(RewardRule rule) {
   job.data.p = 30;
   job.estimator.bart.n_estimators = 5;
   job.estimator.bart.sweeps = 20;
-  job.bandit.policy = PolicyKind::Tvs;
-  job.bandit.iterations = 8;
-  job.reward.rule = rule;
+  bandit_config(job).policy = PolicyKind::Tvs;
+  bandit_config(job).iterations = 8;
+  reward_config(job).rule = rule;
   return job;
 }
 
@@ -104,12 +105,12 @@ BOOST_AUTO_TEST_CASE(random_forest_offline_with_noise_features) {
 BOOST_AUTO_TEST_CASE(gbm_online_over_periods_relative_reward) {
   JobConfig job = offline_job("gbm");
   job.data.periods = 3;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 2;
-  job.bandit.time_series = true;
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 2;
+  bandit_config(job).time_series = true;
   job.estimator.gbm.n_estimators = 20;
-  job.reward.rule = RewardRule::Relative;
-  job.reward.threshold = 0.02;
+  reward_config(job).rule = RewardRule::Relative;
+  reward_config(job).threshold = 0.02;
   check_job(job);
 }
 
@@ -119,14 +120,14 @@ BOOST_AUTO_TEST_CASE(hgb_on_prepared_period_bins_online_and_bootstrap) {
   JobConfig online = offline_job("hgb");
   online.data.periods = 3;
   online.data.noise_features = 5;
-  online.bandit.mode = Mode::Online;
-  online.bandit.iterations_per_period = 2;
+  bandit_config(online).mode = Mode::Online;
+  bandit_config(online).iterations_per_period = 2;
   online.estimator.hgb.n_estimators = 15;
   online.estimator.hgb.min_samples_leaf = 5;
   online.estimator.hgb.colsample = 0.7;
   check_job(online);
   JobConfig bootstrap = offline_job("hgb");
-  bootstrap.bandit.bootstrap = true;
+  bandit_config(bootstrap).bootstrap = true;
   bootstrap.estimator.hgb.n_estimators = 15;
   bootstrap.estimator.hgb.min_samples_leaf = 5;
   check_job(bootstrap);
@@ -134,36 +135,36 @@ BOOST_AUTO_TEST_CASE(hgb_on_prepared_period_bins_online_and_bootstrap) {
 
 BOOST_AUTO_TEST_CASE(lasso_with_grouped_features_and_bernoulli_reward) {
   JobConfig job = offline_job("lasso");
-  job.reward.rule = RewardRule::Bernoulli;
-  job.reward.groups = {{"x1", "x2"}, {"x6", "x7", "x8"}};
+  reward_config(job).rule = RewardRule::Bernoulli;
+  reward_config(job).groups = {{"x1", "x2"}, {"x6", "x7", "x8"}};
   check_job(job);
 }
 
 BOOST_AUTO_TEST_CASE(mlp_and_lasso_nonzero) {
   JobConfig mlp = offline_job("mlp");
   mlp.estimator.mlp.max_epochs = 15;
-  mlp.bandit.iterations = 3;
+  bandit_config(mlp).iterations = 3;
   check_job(mlp);
   JobConfig nonzero = offline_job("lasso");
-  nonzero.reward.rule = RewardRule::LassoNonzero;
-  nonzero.bandit.policy = PolicyKind::Tvs;
+  reward_config(nonzero).rule = RewardRule::LassoNonzero;
+  bandit_config(nonzero).policy = PolicyKind::Tvs;
   check_job(nonzero);
 }
 
 BOOST_AUTO_TEST_CASE(gbm_tuned_on_the_first_period_by_rank_0) {
   JobConfig job = offline_job("gbm");
   job.data.periods = 2;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 2;
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 2;
   job.estimator.gbm.n_estimators = 10;
-  job.tuning.enabled = true;
-  job.tuning.folds = 2;
-  job.tuning.learning_rate = {0.05, 0.3};
-  job.tuning.n_estimators = {};
-  job.tuning.max_leaves = {};
-  job.tuning.max_depth = {2, 4};
-  job.tuning.min_child_weight = {};
-  job.tuning.lambda = {};
+  tuning_config(job).enabled = true;
+  tuning_config(job).folds = 2;
+  tuning_config(job).learning_rate = {0.05, 0.3};
+  tuning_config(job).n_estimators = {};
+  tuning_config(job).max_leaves = {};
+  tuning_config(job).max_depth = {2, 4};
+  tuning_config(job).min_child_weight = {};
+  tuning_config(job).lambda = {};
   check_job(job);
 }
 
@@ -177,7 +178,7 @@ BOOST_AUTO_TEST_CASE(binary_targets_with_auc_and_log_loss) {
   check_job(forest);
   JobConfig boosted = offline_job("gbm");
   boosted.data.task = Task::Binary;
-  boosted.reward.metric = Metric::LogLoss;
+  reward_config(boosted).metric = Metric::LogLoss;
   boosted.estimator.gbm.n_estimators = 20;
   check_job(boosted);
 }
@@ -189,22 +190,22 @@ BOOST_AUTO_TEST_CASE(shadow_and_paired_nulls_offline_and_online) {
   JobConfig shadow = offline_job("random_forest");
   shadow.estimator.random_forest.n_estimators = 15;
   shadow.estimator.random_forest.max_depth = 5;
-  shadow.reward.null = RewardNull::Shadow;
-  shadow.reward.shadow_quantile = 0.8;
+  reward_config(shadow).null = RewardNull::Shadow;
+  reward_config(shadow).shadow_quantile = 0.8;
   check_job(shadow);
   JobConfig paired = offline_job("gbm");
   paired.estimator.gbm.n_estimators = 20;
   paired.data.periods = 2;
-  paired.bandit.mode = Mode::Online;
-  paired.bandit.iterations_per_period = 2;
-  paired.reward.rule = RewardRule::Relative;
-  paired.reward.null = RewardNull::Paired;
-  paired.reward.alpha = 0.1;
+  bandit_config(paired).mode = Mode::Online;
+  bandit_config(paired).iterations_per_period = 2;
+  reward_config(paired).rule = RewardRule::Relative;
+  reward_config(paired).null = RewardNull::Paired;
+  reward_config(paired).alpha = 0.1;
   check_job(paired);
   JobConfig online_shadow = paired;
-  online_shadow.reward.null = RewardNull::Shadow;
-  online_shadow.reward.alpha = 0.05;
-  online_shadow.reward.shadows = 3;
+  reward_config(online_shadow).null = RewardNull::Shadow;
+  reward_config(online_shadow).alpha = 0.05;
+  reward_config(online_shadow).shadows = 3;
   check_job(online_shadow);
 }
 
@@ -218,9 +219,9 @@ BOOST_AUTO_TEST_CASE(tvs_bart_last_draw_offline) {
 BOOST_AUTO_TEST_CASE(tvs_bart_mean_splits_online_over_periods) {
   JobConfig job = tvs_bart_job(RewardRule::BartMeanSplits);
   job.data.periods = 3;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 3;
-  job.bandit.iterations = 9;
-  job.reward.min_splits = 0.5;
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 3;
+  bandit_config(job).iterations = 9;
+  reward_config(job).min_splits = 0.5;
   check_tvs_bart_job(job);
 }

@@ -90,6 +90,9 @@ class TableReader {
     read(key, *node, value, spec);
   }
 
+  /// Does the table name `key`? (KeyVisitor::given)
+  bool given(const char* key) const { return table_ != nullptr && table_->contains(key); }
+
   /// Fails on any key of the table that no visit asked for.
   void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}) const {
     if (table_ == nullptr) return;
@@ -141,6 +144,10 @@ class TableReader {
     if (found == value.names.end())
       throw ConfigError(where(key) + " = \"" + *s + "\" is not one of " + join(value.names));
     value.index = static_cast<std::size_t>(found - value.names.begin());
+  }
+  void read(const char* key, const toml::node& node, OptionalEnumChoice& value, const Spec& spec) {
+    read(key, node, value.choice, spec);
+    value.present = true;
   }
   template <class T>
   void read(const char* key, const toml::node& node, std::optional<T>& value, const Spec& spec) {
@@ -233,6 +240,8 @@ class TableWriter {
       table_.insert_or_assign(key, std::string(name_of(value)));
     } else if constexpr (std::is_same_v<T, EnumChoice>) {
       table_.insert_or_assign(key, value.names.at(value.index));
+    } else if constexpr (std::is_same_v<T, OptionalEnumChoice>) {
+      if (value.present) (*this)(key, value.choice, spec);
     } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
       table_.insert_or_assign(key, value);
     } else if constexpr (std::is_integral_v<T>) {
@@ -272,6 +281,8 @@ class KeyDescriber {
       out_ << "  (" << join(enum_names<E>()) << ")";
     else if constexpr (std::is_same_v<T, EnumChoice>)
       out_ << "  (" << join(value.names) << ")";
+    else if constexpr (std::is_same_v<T, OptionalEnumChoice>)
+      out_ << "  (" << join(value.choice.names) << ")";
     else if (!spec.choices.empty())
       out_ << "  (" << join(spec.choices) << ")";
     else if (spec.min > -kInf || spec.max < kInf)
@@ -355,15 +366,30 @@ class ErasedVisitor final : public KeyVisitor {
   void operator()(const char* key, EnumChoice& value, const KeySpec& spec) override {
     inner_(key, value, checked(key, spec));
   }
+  void operator()(const char* key, OptionalEnumChoice& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, std::vector<int>& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
   void operator()(const char* key, std::vector<double>& value, const KeySpec& spec) override {
     inner_(key, value, checked(key, spec));
+  }
+  void operator()(const char* key, std::vector<std::vector<std::string>>& value, const KeySpec& spec) override {
+    inner_(key, value, checked(key, spec));
+  }
+  bool given(const char* key) const override {
+    if constexpr (requires { inner_.given(key); })
+      return inner_.given(key);
+    else
+      return false;
   }
 
  private:
   static const KeySpec& checked(const char* key, const KeySpec& spec) {
     if (spec.neutral)
-      throw InternalError(std::string("method.") + key +
-                          " is declared result_neutral(), which only the schema's own sections may be");
+      throw InternalError(std::string("a method's key '") + key +
+                          "' is declared result_neutral(), which only the schema's own sections may be");
     return spec;
   }
   Inner& inner_;

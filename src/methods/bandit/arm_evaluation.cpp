@@ -43,19 +43,19 @@ void require_a_finite_evaluation(const std::vector<EvaluationRecord>& evaluation
 EvaluationSettings make_evaluation_settings(const JobConfig& job, const std::vector<std::string>& feature_names,
                                             int threads) {
   EvaluationSettings settings;
-  settings.reward = job.reward;
-  settings.metric = job_metric(job.data, job.reward);
+  settings.reward = reward_config(job);
+  settings.metric = job_metric(job.data, reward_config(job));
   settings.threads = threads;
-  const bool online = job.bandit.mode == Mode::Online;
-  settings.split.test_fraction = job.bandit.test_fraction;
-  settings.split.shuffle = !(online && job.bandit.time_series);
-  settings.split.bootstrap = !online && job.bandit.bootstrap;
-  if (!job.reward.groups.empty()) {
+  const bool online = bandit_config(job).mode == Mode::Online;
+  settings.split.test_fraction = bandit_config(job).test_fraction;
+  settings.split.shuffle = !(online && bandit_config(job).time_series);
+  settings.split.bootstrap = !online && bandit_config(job).bootstrap;
+  if (!reward_config(job).groups.empty()) {
     std::map<std::string, FeatureId> index;
     for (std::size_t k = 0; k < feature_names.size(); ++k) index[feature_names[k]] = static_cast<FeatureId>(k);
     settings.group_of_feature.assign(feature_names.size(), -1);
-    for (std::size_t g = 0; g < job.reward.groups.size(); ++g) {
-      for (const auto& name : job.reward.groups[g]) {
+    for (std::size_t g = 0; g < reward_config(job).groups.size(); ++g) {
+      for (const auto& name : reward_config(job).groups[g]) {
         auto it = index.find(name);
         if (it == index.end()) throw ConfigError("reward.groups: no feature named '" + name + "' in the data");
         if (settings.group_of_feature[it->second] != -1)

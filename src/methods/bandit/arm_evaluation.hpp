@@ -8,6 +8,7 @@
 #include "config/job_config.hpp"
 #include "data/dataset.hpp"
 #include "estimators/estimator.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/run_result.hpp"
 #include "methods/bandit/split.hpp"
 

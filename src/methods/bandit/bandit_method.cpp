@@ -4,6 +4,7 @@
 // has several ranks — and its result is the run state seen through bandit_result.hpp.
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/bandit_result.hpp"
 #include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/protocol.hpp"
@@ -21,12 +22,7 @@ RunResult run_on_given_data(const MethodRun& run) {
 
 class BanditMethod final : public Method {
  public:
-  MethodDescription describe() const override {
-    MethodDescription description;
-    description.name = "bandit";
-    description.sections = {"reward", "bandit", "tuning"};
-    return description;
-  }
+  MethodDescription describe() const override { return bandit_description(); }
 
   void validate(const JobConfig& job) const override { validate_bandit_sections(job); }
 

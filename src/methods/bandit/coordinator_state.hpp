@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/job_config.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/beta_posterior.hpp"
 #include "methods/bandit/policy.hpp"
 #include "methods/bandit/run_result.hpp"

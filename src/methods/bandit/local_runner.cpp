@@ -4,6 +4,7 @@
 
 #include "estimators/estimator.hpp"
 #include "methods/bandit/arm_evaluation.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/period_prefetcher.hpp"
 #include "methods/bandit/round_driver.hpp"
@@ -24,7 +25,7 @@ class LocalEvaluator final : public RoundEvaluator {
       : job_(job),
         context_(context),
         description_(source.describe()),  // the prefetch thread owns the source from now on
-        periods_(job.bandit.mode == Mode::Online ? source.num_periods() : 1),
+        periods_(bandit_config(job).mode == Mode::Online ? source.num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source.feature_names(), context.threads)),
         prefetcher_(source, estimator_.get(), context.threads) {}
@@ -35,7 +36,7 @@ class LocalEvaluator final : public RoundEvaluator {
       const Dataset& data = prefetcher_.get(period, next_period_after(job_, periods_, round));
       timings.data_seconds += prefetcher_.last_wait_seconds();
       timings.load_seconds += prefetcher_.last_load_seconds();
-      const bool online = job_.bandit.mode == Mode::Online;
+      const bool online = bandit_config(job_).mode == Mode::Online;
       check_period(data, job_, online ? "period " + std::to_string(period) + " of " + description_ : description_);
     }
     const Dataset& data = prefetcher_.current();
@@ -60,7 +61,7 @@ class LocalEvaluator final : public RoundEvaluator {
 
 RunResult run_on_source(const JobConfig& job, const std::string& job_text, Context& context, DataSource& source,
                         const RoundCallback& on_round, const RunControl& control, Clock::time_point start) {
-  const SourceInfo info = describe_source(source, job.bandit.mode == Mode::Online);
+  const SourceInfo info = describe_source(source, bandit_config(job).mode == Mode::Online);
   check_online_iterations(job, info.periods);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, source, control, context);

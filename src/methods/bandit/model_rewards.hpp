@@ -11,6 +11,7 @@
 
 #include "config/job_config.hpp"
 #include "estimators/estimator.hpp"
+#include "methods/bandit/bandit_params.hpp"
 
 namespace bfs {
 

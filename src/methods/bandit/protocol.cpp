@@ -7,6 +7,7 @@
 #include "core/stopwatch.hpp"
 #include "estimators/estimator.hpp"
 #include "methods/bandit/arm_evaluation.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/bandit_source.hpp"
 #include "methods/bandit/messages.hpp"
 #include "methods/bandit/partitioning.hpp"
@@ -98,13 +99,13 @@ class Worker {
       : world_(world),
         job_(job),
         context_(context),
-        layout_(make_group_layout(world.size(), job.bandit.arms_per_round, job.run.group_size)),
+        layout_(make_group_layout(world.size(), bandit_config(job).arms_per_round, job.run.group_size)),
         group_(layout_.group_of(world.rank())),
         group_comm_(world.split(group_)),
         fit_group_(*group_comm_),
         source_(make_bandit_source(job, context.seed)),
         description_(source_->describe()),  // the prefetch thread owns the source from now on
-        periods_(job.bandit.mode == Mode::Online ? source_->num_periods() : 1),
+        periods_(bandit_config(job).mode == Mode::Online ? source_->num_periods() : 1),
         estimator_(make_estimator(job.estimator, job.data.task)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
         prefetcher_(*source_, leader() || fit_together() ? estimator_.get() : nullptr,  // who fits prepares
@@ -116,7 +117,7 @@ class Worker {
       if (command.kind == RoundCommand::Kind::Finish) return;
       load_period(command.round, command.period);
       WorkerReport report;
-      for (int slot : arms_of_group(layout_, group_, job_.bandit.arms_per_round)) {
+      for (int slot : arms_of_group(layout_, group_, bandit_config(job_).arms_per_round)) {
         const FeatureSet& arm = command.arms.at(static_cast<std::size_t>(slot));
         if (!arm.empty()) evaluate_slot(command.round, slot, arm, report);
       }
@@ -138,9 +139,9 @@ class Worker {
   void load_period(std::int32_t round, int period) {
     if (period == prefetcher_.current_period()) return;
     const Dataset& data = prefetcher_.get(period, next_period_after(job_, periods_, round));
-    check_period(
-        data, job_,
-        job_.bandit.mode == Mode::Online ? "period " + std::to_string(period) + " of " + description_ : description_);
+    check_period(data, job_,
+                 bandit_config(job_).mode == Mode::Online ? "period " + std::to_string(period) + " of " + description_
+                                                          : description_);
   }
 
   void evaluate_slot(std::int32_t round, int slot, const FeatureSet& arm, WorkerReport& report) {
@@ -243,7 +244,7 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
   if (world.size() == 1) return run_local(job, job_text, context, control, on_round);
   if (world.rank() != kCoordinator) {
     JobConfig tuned = job;
-    if (job.tuning.enabled) {
+    if (tuning_config(job).enabled) {
       // Rank 0 tunes (or restores its checkpoint's choice) and sends the tuned estimator section; all ranks then
       // fit the same.
       tuned.estimator =
@@ -256,13 +257,13 @@ std::optional<RunResult> run_distributed(const Comm& world, const JobConfig& job
   }
   const auto start = Clock::now();
   auto source = make_bandit_source(job, context.seed);
-  const SourceInfo info = describe_source(*source, job.bandit.mode == Mode::Online);
+  const SourceInfo info = describe_source(*source, bandit_config(job).mode == Mode::Online);
   check_online_iterations(job, info.periods);
   JobConfig tuned = job;
   const TuningReport tuning = tune_job(tuned, *source, control, context);  // loads one period only when tuning
-  if (job.tuning.enabled) world.broadcast(dump_job(tuned), kCoordinator);
+  if (tuning_config(job).enabled) world.broadcast(dump_job(tuned), kCoordinator);
   source.reset();  // from here on the coordinator holds no rows
-  const GroupLayout layout = make_group_layout(world.size(), job.bandit.arms_per_round, job.run.group_size);
+  const GroupLayout layout = make_group_layout(world.size(), bandit_config(job).arms_per_round, job.run.group_size);
   const std::unique_ptr<Comm> own = world.split(layout.groups);  // collective with the workers' split
   CoordinatorEvaluator evaluator(world);
   RunResult result = drive_rounds(tuned, job_text, context, info, evaluator, on_round, control, tuning, start);

@@ -24,6 +24,7 @@
 
 #include "config/job_config.hpp"
 #include "core/types.hpp"
+#include "methods/bandit/bandit_params.hpp"
 
 namespace bfs {
 

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "methods/bandit/bandit_checkpoint.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/coordinator_state.hpp"
 #include "methods/bandit/reward.hpp"
 #include "methods/bandit/tuning.hpp"
@@ -39,7 +40,7 @@ void drop_noise_columns(Dataset& data, std::int64_t noise) {
 }  // namespace
 
 void check_period(const Dataset& data, const JobConfig& job, const std::string& what) {
-  if (needs_importance(job.reward.rule)) check_splittable(data.rows(), job.bandit.test_fraction, what);
+  if (needs_importance(reward_config(job).rule)) check_splittable(data.rows(), bandit_config(job).test_fraction, what);
   check_target_scale(data.y, what);  // the readers' rule, for a source that is no reader (data made in memory)
   if (data.rows() > 0 && (data.y.array() == data.y[0]).all())
     throw InputError(what + (job.data.task == Task::Binary
@@ -50,7 +51,7 @@ void check_period(const Dataset& data, const JobConfig& job, const std::string& 
 }
 
 TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context) {
-  if (!job.tuning.enabled) return {};
+  if (!tuning_config(job).enabled) return {};
   if (control.resume) {
     // A checkpoint of a tuning job always holds its choice; without one it is another job's (drive_rounds would
     // refuse it by its hash), so it is refused here, before minutes of tuning.
@@ -64,12 +65,12 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
     if (context.log) context.log->info("tuning: the checkpoint's choice is kept (not tuned again)");
     return checkpoint.tuning;
   }
-  check_tuning_period(job.tuning, source.num_periods());
-  Dataset data = source.load_period(job.tuning.period);
+  check_tuning_period(tuning_config(job), source.num_periods());
+  Dataset data = source.load_period(tuning_config(job).period);
   drop_noise_columns(data, job.data.noise_features);
   if (context.log)
     context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", name_of(job.estimator.name),
-                      job.tuning.period, data.rows(), data.cols(), job.tuning.folds);
+                      tuning_config(job).period, data.rows(), data.cols(), tuning_config(job).folds);
   // A log line at every tenth of the fits: the default grid is 240 fits, minutes on a large first period.
   std::size_t logged_tenths = 0;
   const TuningProgress progress = [&](std::size_t done, std::size_t total) {
@@ -78,7 +79,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
     logged_tenths = tenths;
     context.log->info("tuning: {} of {} fits", done, total);
   };
-  TuningResult tuned = tune_estimator(job.estimator, job.tuning, data, context.seed, context.threads, progress);
+  TuningResult tuned = tune_estimator(job.estimator, tuning_config(job), data, context.seed, context.threads, progress);
   job.estimator = tuned.best;
   if (context.log) {
     const TuningReport& r = tuned.report;
@@ -93,32 +94,34 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
 }
 
 int driver_passes(const JobConfig& job) {
-  if (job.bandit.mode != Mode::Online) return 1;
+  if (bandit_config(job).mode != Mode::Online) return 1;
   // Re-batched passes are periods of the source already (methods/bandit/bandit_source.hpp).
-  return job.bandit.rebatch == Rebatch::None ? job.bandit.passes : 1;
+  return bandit_config(job).rebatch == Rebatch::None ? bandit_config(job).passes : 1;
 }
 
 std::int32_t scheduled_rounds(const JobConfig& job, int periods) {
-  if (job.bandit.mode != Mode::Online) return job.bandit.iterations;
-  return driver_passes(job) * periods * job.bandit.iterations_per_period;
+  if (bandit_config(job).mode != Mode::Online) return bandit_config(job).iterations;
+  return driver_passes(job) * periods * bandit_config(job).iterations_per_period;
 }
 
 void check_online_iterations(const JobConfig& job, int periods) {
-  if (job.bandit.mode != Mode::Online || !job.bandit.iterations_given) return;
+  if (bandit_config(job).mode != Mode::Online || !bandit_config(job).iterations_given) return;
   const std::int32_t rounds = scheduled_rounds(job, periods);
-  if (job.bandit.iterations == rounds) return;
-  throw ConfigError(detail::concat("bandit.iterations = ", job.bandit.iterations,
-                                   ", but this online run's schedule is ", driver_passes(job), " pass(es) × ", periods,
-                                   " period(s) × bandit.iterations_per_period ", job.bandit.iterations_per_period,
-                                   " = ", rounds, " rounds: leave bandit.iterations out, or set it to ", rounds));
+  if (bandit_config(job).iterations == rounds) return;
+  throw ConfigError(detail::concat(
+      "bandit.iterations = ", bandit_config(job).iterations, ", but this online run's schedule is ", driver_passes(job),
+      " pass(es) × ", periods, " period(s) × bandit.iterations_per_period ", bandit_config(job).iterations_per_period,
+      " = ", rounds, " rounds: leave bandit.iterations out, or set it to ", rounds));
 }
 
 int next_period_after(const JobConfig& job, int periods, std::int32_t round) {
-  if (job.bandit.mode != Mode::Online || periods < 1 || round < 1 || job.bandit.iterations_per_period < 1) return -1;
+  if (bandit_config(job).mode != Mode::Online || periods < 1 || round < 1 ||
+      bandit_config(job).iterations_per_period < 1)
+    return -1;
   // The schedule is passes × periods blocks of iterations_per_period rounds, round 1 first (drive_rounds).
-  const std::int32_t block = (round - 1) / job.bandit.iterations_per_period;
+  const std::int32_t block = (round - 1) / bandit_config(job).iterations_per_period;
   const std::int32_t next = block + 1;
-  if (next >= scheduled_rounds(job, periods) / job.bandit.iterations_per_period) return -1;
+  if (next >= scheduled_rounds(job, periods) / bandit_config(job).iterations_per_period) return -1;
   return static_cast<int>(next % periods);
 }
 
@@ -128,13 +131,13 @@ namespace {
 RunResult result_header(const JobConfig& job, const std::string& job_text, const Context& context,
                         const SourceInfo& source, const TuningReport& tuning) {
   RunResult result;
-  result.policy = std::string(name_of(job.bandit.policy));
+  result.policy = std::string(name_of(bandit_config(job).policy));
   result.estimator = std::string(name_of(job.estimator.name));
   result.job_text = job_text;
   result.seed = context.seed;
   result.threads = context.threads;
   result.task = std::string(name_of(job.data.task));
-  result.metric = std::string(name_of(job_metric(job.data, job.reward)));
+  result.metric = std::string(name_of(job_metric(job.data, reward_config(job))));
   result.data_origin = source.description;
   result.tuning = tuning;
   result.feature_names = source.feature_names;
@@ -156,7 +159,7 @@ void apply_outcomes(const JobConfig& job, std::int32_t round, int period, const 
     record.period = period;
     record.arm_size = static_cast<std::int32_t>(outcome.arm.size());
     record.test_score = outcome.test_score;
-    record.updated = updates_posterior(outcome, job.reward) ? 1 : 0;
+    record.updated = updates_posterior(outcome, reward_config(job)) ? 1 : 0;
     if (std::isfinite(outcome.test_score))  // a failed model's rewards count nowhere, not even here
       for (auto r : outcome.rewards) record.rewards += r;
     if (record.updated)
@@ -179,7 +182,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
   const Index p = static_cast<Index>(source.feature_names.size());
   if (p == 0) throw InputError(source.description + ": p = 0 (no feature columns)");
 
-  CoordinatorState state(p, job.bandit, context.seed, source.truth, source.has_truth);
+  CoordinatorState state(p, bandit_config(job), context.seed, source.truth, source.has_truth);
   const methods::ResumeKey key{job_text, job_hash(job), source.fingerprint};
   std::int32_t resume_after = 0;
   if (control.resume) {
@@ -207,7 +210,8 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
 
   const int periods = source.periods;
   const int passes = driver_passes(job);
-  const int per_period = job.bandit.mode == Mode::Online ? job.bandit.iterations_per_period : job.bandit.iterations;
+  const int per_period = bandit_config(job).mode == Mode::Online ? bandit_config(job).iterations_per_period
+                                                                 : bandit_config(job).iterations;
   const std::int32_t total_rounds = scheduled_rounds(job, periods);
 
   std::int32_t round = 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "config/job_config.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/beta_posterior.hpp"
 
 namespace bfs {

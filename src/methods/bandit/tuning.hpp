@@ -28,6 +28,7 @@
 #include "config/estimator_config.hpp"
 #include "config/job_config.hpp"
 #include "data/dataset.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/run_result.hpp"
 
 namespace bfs {

@@ -10,6 +10,7 @@
 #include "api/banditfs.hpp"
 #include "api_test_data.hpp"
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 
 namespace fs = std::filesystem;
 using namespace bfs;
@@ -54,7 +55,7 @@ BOOST_AUTO_TEST_CASE(a_bad_key_is_a_config_error_naming_it) {
   expect_error<ConfigError>([] { api::Job::parse("[bandit]\nitrations = 5\n"); }, "bandit.itrations");
   expect_error<ConfigError>([] { api::Job::parse("", {"bandit.iterations=-3"}); }, "bandit.iterations");
   JobConfig config = api::Job::defaults("bandit");
-  config.bandit.iterations = -1;
+  bandit_config(config).iterations = -1;
   expect_error<ConfigError>([&] { api::Job::from_config(config); }, "bandit.iterations");
   expect_error<ConfigError>([] { api::Job::defaults("no-such-method"); }, "method.name");
   // The method's own checks run too: fuse needs a binary target.

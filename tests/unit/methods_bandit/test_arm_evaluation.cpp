@@ -5,6 +5,7 @@
 #include "config/job_config.hpp"
 #include "core/error.hpp"
 #include "methods/bandit/arm_evaluation.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/reward.hpp"
 #include "simulate/dgp.hpp"
 
@@ -15,7 +16,7 @@ Dataset friedman(Index n, Index p, std::uint64_t seed) {
   return simulate(SimulateSpec{Dgp::Friedman1, n, p, seed});
 }
 JobConfig lasso_job() {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.estimator.name = EstimatorName::Lasso;
   job.estimator.lasso.lambda = 0.05;
   return job;
@@ -33,7 +34,7 @@ BOOST_AUTO_TEST_CASE(an_empty_arm_is_evaluated_as_nothing) {
 
 BOOST_AUTO_TEST_CASE(true_features_earn_rewards_and_noise_does_not) {
   const Dataset data = friedman(400, 12, 2);
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.estimator.random_forest.n_estimators = 50;
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 1, 3, 4, 9, 10, 11};
@@ -52,7 +53,7 @@ BOOST_AUTO_TEST_CASE(true_features_earn_rewards_and_noise_does_not) {
 BOOST_AUTO_TEST_CASE(lasso_nonzero_rewards_are_the_nonzero_coefficients) {
   const Dataset data = friedman(300, 20, 3);
   JobConfig job = lasso_job();
-  job.reward.rule = RewardRule::LassoNonzero;
+  reward_config(job).rule = RewardRule::LassoNonzero;
   job.estimator.lasso.lambda = 0.3;
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 3, 4, 15, 16, 17, 18, 19};
@@ -68,15 +69,15 @@ BOOST_AUTO_TEST_CASE(lasso_nonzero_rewards_are_the_nonzero_coefficients) {
 BOOST_AUTO_TEST_CASE(a_group_gets_one_shared_score) {
   const Dataset data = friedman(300, 8, 4);
   JobConfig job = lasso_job();
-  job.reward.groups = {{"x4", "x5"}};
+  reward_config(job).groups = {{"x4", "x5"}};
   const auto estimator = make_estimator(job.estimator);
   const ArmOutcome out =
       evaluate_arm(data, {2, 3, 4, 6}, *estimator, make_evaluation_settings(job, data.feature_names, 1), 1, 1, 0);
   BOOST_TEST(out.scores[1] == out.scores[2]);
   BOOST_TEST(out.scores[0] != out.scores[1]);
-  job.reward.groups = {{"x4", "nope"}};
+  reward_config(job).groups = {{"x4", "nope"}};
   BOOST_CHECK_THROW(make_evaluation_settings(job, data.feature_names, 1), ConfigError);
-  job.reward.groups = {{"x4"}, {"x4", "x5"}};
+  reward_config(job).groups = {{"x4"}, {"x4", "x5"}};
   BOOST_CHECK_THROW(make_evaluation_settings(job, data.feature_names, 1), ConfigError);
 }
 
@@ -127,16 +128,16 @@ BOOST_AUTO_TEST_CASE(shadow_plan_copies_arm_features_with_their_rows_shuffled) {
 
 BOOST_AUTO_TEST_CASE(shadow_columns_are_the_source_column_over_shuffled_rows) {
   const Dataset data = friedman(60, 6, 5);
-  JobConfig job;
-  job.reward.null = RewardNull::Shadow;
-  job.reward.shadows = 4;
-  job.bandit.bootstrap = false;  // train ∪ test = every row once
+  JobConfig job = bandit_job();
+  reward_config(job).null = RewardNull::Shadow;
+  reward_config(job).shadows = 4;
+  bandit_config(job).bootstrap = false;  // train ∪ test = every row once
   const EvaluationSettings settings = make_evaluation_settings(job, data.feature_names, 1);
   const FeatureSet arm{1, 4};
   const ArmData arm_data = prepare_arm_data(data, arm, settings, 3, 2, 0);
   BOOST_REQUIRE(arm_data.X_train.cols() == 6);
   BOOST_REQUIRE(arm_data.X_test.cols() == 6);
-  const ShadowPlan plan = make_shadow_plan(data.rows(), arm, job.reward, 3, 2, 0);
+  const ShadowPlan plan = make_shadow_plan(data.rows(), arm, reward_config(job), 3, 2, 0);
   for (std::size_t j = 0; j < 4; ++j) {
     std::vector<float> shadow, source;
     for (Index i = 0; i < arm_data.X_train.rows(); ++i)
@@ -149,17 +150,17 @@ BOOST_AUTO_TEST_CASE(shadow_columns_are_the_source_column_over_shuffled_rows) {
   }
   // The arm's own columns are untouched by the shadows.
   JobConfig plain = job;
-  plain.reward.null = RewardNull::None;
-  plain.reward.shadows = 0;
+  reward_config(plain).null = RewardNull::None;
+  reward_config(plain).shadows = 0;
   const ArmData without = prepare_arm_data(data, arm, make_evaluation_settings(plain, data.feature_names, 1), 3, 2, 0);
   BOOST_TEST((arm_data.X_test.leftCols(2) == without.X_test));
 }
 
 BOOST_AUTO_TEST_CASE(shadow_null_keeps_strong_features_and_one_score_per_arm_feature) {
   const Dataset data = friedman(400, 12, 2);
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.estimator.random_forest.n_estimators = 50;
-  job.reward.null = RewardNull::Shadow;
+  reward_config(job).null = RewardNull::Shadow;
   const auto estimator = make_estimator(job.estimator);
   const FeatureSet arm = {0, 1, 3, 4, 9, 10, 11};
   const EvaluationSettings settings = make_evaluation_settings(job, data.feature_names, 2);
@@ -178,7 +179,7 @@ BOOST_AUTO_TEST_CASE(shadow_null_keeps_strong_features_and_one_score_per_arm_fea
 BOOST_AUTO_TEST_CASE(paired_null_only_removes_rewards_of_the_papers_rule) {
   // Same model and permutations as reward.null = "none": the null can only turn a 1 into a 0.
   const Dataset data = friedman(300, 30, 9);
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.estimator.random_forest.n_estimators = 30;
   const auto estimator = make_estimator(job.estimator);
   FeatureSet arm;
@@ -186,7 +187,7 @@ BOOST_AUTO_TEST_CASE(paired_null_only_removes_rewards_of_the_papers_rule) {
   int removed = 0;
   for (std::uint64_t round = 1; round <= 3; ++round) {
     JobConfig paired = job;
-    paired.reward.null = RewardNull::Paired;
+    reward_config(paired).null = RewardNull::Paired;
     const ArmOutcome plain =
         evaluate_arm(data, arm, *estimator, make_evaluation_settings(job, data.feature_names, 1), 5, round, 0);
     const ArmOutcome tested =

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
 #include "methods/bandit/bandit_checkpoint.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/local_runner.hpp"
 #include "methods/bandit/run_result_h5.hpp"
 #include "methods/common/checkpoint_seal.hpp"
@@ -24,22 +25,22 @@ struct TempDir {
 };
 
 JobConfig offline_job() {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.data.n = 150;
   job.data.p = 12;
   job.estimator.name = EstimatorName::Lasso;
-  job.bandit.iterations = 25;
-  job.bandit.stop = StopRule::RankStable;
-  job.bandit.stop_window = 100;  // never fires in 25 rounds, but its state must survive the restart
+  bandit_config(job).iterations = 25;
+  bandit_config(job).stop = StopRule::RankStable;
+  bandit_config(job).stop_window = 100;  // never fires in 25 rounds, but its state must survive the restart
   return job;
 }
 
 JobConfig online_job() {
   JobConfig job = offline_job();
   job.data.periods = 4;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 3;
-  job.bandit.passes = 2;
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 3;
+  bandit_config(job).passes = 2;
   job.estimator.name = EstimatorName::RandomForest;
   job.estimator.random_forest.n_estimators = 10;
   return job;
@@ -99,11 +100,11 @@ BOOST_AUTO_TEST_CASE(an_online_run_resumed_mid_period_and_mid_pass_equals_the_un
 // Issue 16: the calibrated nulls keep no state of their own, so a resumed run equals the uninterrupted one.
 BOOST_AUTO_TEST_CASE(runs_with_a_calibrated_null_resume_exactly) {
   JobConfig shadow = offline_job();
-  shadow.reward.null = RewardNull::Shadow;
-  shadow.reward.shadows = 4;
+  reward_config(shadow).null = RewardNull::Shadow;
+  reward_config(shadow).shadows = 4;
   check_resume_equals_uninterrupted(shadow, 5);
   JobConfig paired = online_job();
-  paired.reward.null = RewardNull::Paired;
+  reward_config(paired).null = RewardNull::Paired;
   check_resume_equals_uninterrupted(paired, 3);
 }
 
@@ -115,17 +116,17 @@ BOOST_AUTO_TEST_CASE(a_tvs_bart_run_resumes_exactly) {
   job.estimator.name = EstimatorName::Bart;
   job.estimator.bart.n_estimators = 5;
   job.estimator.bart.sweeps = 20;
-  job.bandit.policy = PolicyKind::Tvs;
-  job.bandit.iterations = 10;
-  job.bandit.stop = StopRule::SelectedStable;
-  job.reward.rule = RewardRule::BartLastDraw;
+  bandit_config(job).policy = PolicyKind::Tvs;
+  bandit_config(job).iterations = 10;
+  bandit_config(job).stop = StopRule::SelectedStable;
+  reward_config(job).rule = RewardRule::BartLastDraw;
   check_resume_equals_uninterrupted(job, 4);
   JobConfig online = online_job();
   online.estimator.name = EstimatorName::Bart;
   online.estimator.bart = job.estimator.bart;
-  online.bandit.policy = PolicyKind::Tvs;
-  online.bandit.stop = StopRule::SelectedStable;
-  online.reward.rule = RewardRule::BartMeanSplits;
+  bandit_config(online).policy = PolicyKind::Tvs;
+  bandit_config(online).stop = StopRule::SelectedStable;
+  reward_config(online).rule = RewardRule::BartMeanSplits;
   check_resume_equals_uninterrupted(online, 5);
 }
 
@@ -154,7 +155,7 @@ BOOST_AUTO_TEST_CASE(a_checkpoint_of_another_job_or_other_data_is_refused) {
   control.resume = true;
 
   JobConfig other = offline_job();
-  other.reward.threshold = 0.02;
+  reward_config(other).threshold = 0.02;
   BOOST_CHECK_EXCEPTION(run_local(other, "", context, control), InputError, [](const InputError& e) {
     return std::string(e.what()).find("different job") != std::string::npos;
   });
@@ -181,8 +182,8 @@ BOOST_AUTO_TEST_CASE(a_tuning_job_refuses_the_checkpoint_of_an_untuned_run_befor
   control.stop_requested = [&] { return ++rounds_seen >= 3; };
   BOOST_TEST_REQUIRE(interrupted(run_local(job, "", context, control)));
 
-  job.tuning.enabled = true;
-  job.tuning.folds = 2;
+  tuning_config(job).enabled = true;
+  tuning_config(job).folds = 2;
   control.stop_requested = {};
   control.resume = true;
   try {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/model_rewards.hpp"
 
 using namespace bfs;

@@ -10,6 +10,7 @@
 #include "../data/test_util.hpp"
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/period_prefetcher.hpp"
 #include "methods/bandit/round_driver.hpp"
 
@@ -157,17 +158,17 @@ BOOST_AUTO_TEST_CASE(a_period_off_the_schedule_is_loaded_directly_after_the_pref
 }
 
 BOOST_AUTO_TEST_CASE(the_next_period_follows_the_schedule_and_ends_with_it) {
-  JobConfig job;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 2;
-  job.bandit.passes = 2;
+  JobConfig job = bandit_job();
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 2;
+  bandit_config(job).passes = 2;
   // 3 periods × 2 passes × 2 rounds: rounds 1-2 play period 0, ..., 11-12 period 2 of the second pass.
   const std::vector<int> expected = {1, 1, 2, 2, 0, 0, 1, 1, 2, 2, -1, -1};
   for (std::int32_t round = 1; round <= 12; ++round)
     BOOST_TEST(next_period_after(job, 3, round) == expected[static_cast<std::size_t>(round - 1)]);
-  job.bandit.passes = 1;
+  bandit_config(job).passes = 1;
   BOOST_TEST(next_period_after(job, 3, 5) == -1);
-  job.bandit.mode = Mode::Offline;
-  job.bandit.iterations = 10;
+  bandit_config(job).mode = Mode::Offline;
+  bandit_config(job).iterations = 10;
   BOOST_TEST(next_period_after(job, 1, 3) == -1);
 }

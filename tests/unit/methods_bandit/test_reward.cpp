@@ -1,6 +1,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/reward.hpp"
 
 using namespace bfs;

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/coordinator_state.hpp"
 #include "methods/bandit/local_runner.hpp"
 #include "methods/bandit/round_driver.hpp"
@@ -46,11 +47,11 @@ class SpySource : public DataSource {
 };
 
 JobConfig small_online_job() {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.estimator.name = EstimatorName::Lasso;
-  job.bandit.mode = Mode::Online;
-  job.bandit.iterations_per_period = 2;
-  job.bandit.passes = 2;
+  bandit_config(job).mode = Mode::Online;
+  bandit_config(job).iterations_per_period = 2;
+  bandit_config(job).passes = 2;
   return job;
 }
 }  // namespace
@@ -81,8 +82,8 @@ BOOST_AUTO_TEST_CASE(an_online_job_that_names_another_length_than_its_schedule_i
   SpySource source(3, loads);
   Context context;
   JobConfig job = small_online_job();
-  job.bandit.iterations = 5;
-  job.bandit.iterations_given = true;
+  bandit_config(job).iterations = 5;
+  bandit_config(job).iterations_given = true;
   try {
     run_local(job, "", context, source);
     BOOST_FAIL("expected a ConfigError");
@@ -93,10 +94,10 @@ BOOST_AUTO_TEST_CASE(an_online_job_that_names_another_length_than_its_schedule_i
   }
   BOOST_TEST(source.loads().empty());
   // Named and equal, or not named (the default 200 is then not a length at all): the schedule runs.
-  job.bandit.iterations = 12;
+  bandit_config(job).iterations = 12;
   BOOST_TEST(run_local(job, "", context, source).iterations == 12);
-  job.bandit.iterations = 200;
-  job.bandit.iterations_given = false;
+  bandit_config(job).iterations = 200;
+  bandit_config(job).iterations_given = false;
   BOOST_TEST(run_local(job, "", context, source).iterations == 12);
 }
 
@@ -105,13 +106,13 @@ BOOST_AUTO_TEST_CASE(evaluations_without_skill_update_nothing_when_min_r2_is_set
   SpySource source(2, loads);
   Context context;
   JobConfig job = small_online_job();
-  job.reward.min_r2 = 0.999;  // no lasso fit reaches this on noisy friedman1
+  reward_config(job).min_r2 = 0.999;  // no lasso fit reaches this on noisy friedman1
   const RunResult result = run_local(job, "", context, source);
   for (double a : result.alpha) BOOST_TEST(a == 1.0);
   for (double b : result.beta) BOOST_TEST(b == 1.0);
   BOOST_TEST(result.evaluations.size() == 8u);
   for (const auto& e : result.evaluations) BOOST_TEST(e.updated == 0);
-  job.reward.min_r2 = -1e9;
+  reward_config(job).min_r2 = -1e9;
   const RunResult updated = run_local(job, "", context, source);
   for (const auto& e : updated.evaluations) BOOST_TEST(e.updated == 1);
   double total = 0;
@@ -158,8 +159,8 @@ BOOST_AUTO_TEST_CASE(a_run_whose_every_evaluation_is_not_finite_fails) {
    private:
     int finite_round_;
   };
-  JobConfig job;
-  job.bandit.iterations = 4;
+  JobConfig job = bandit_job();
+  bandit_config(job).iterations = 4;
   SourceInfo source;
   source.description = "memory";
   source.feature_names = default_feature_names(6);
@@ -229,11 +230,11 @@ BOOST_AUTO_TEST_CASE(truth_metrics_count_discoveries) {
 }
 
 BOOST_AUTO_TEST_CASE(an_offline_run_records_separation_and_is_reproducible) {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.data.n = 200;
   job.data.p = 15;
   job.estimator.random_forest.n_estimators = 30;
-  job.bandit.iterations = 40;
+  bandit_config(job).iterations = 40;
   Context context;
   context.seed = 11;
   context.threads = 2;

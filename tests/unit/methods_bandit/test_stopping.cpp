@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/policy.hpp"
 #include "methods/bandit/stopping.hpp"
 

@@ -14,6 +14,7 @@
 #include "config/schema.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "methods/bandit/bandit_params.hpp"
 #include "methods/bandit/bandit_result.hpp"  // the tuning table in the bandit's result
 #include "methods/bandit/round_driver.hpp"
 #include "methods/bandit/run_result_h5.hpp"
@@ -183,12 +184,12 @@ BOOST_AUTO_TEST_CASE(tuning_picks_the_deeper_model_and_the_useful_learning_rate)
 }
 
 BOOST_AUTO_TEST_CASE(a_run_tunes_on_the_data_columns_without_the_appended_noise) {
-  JobConfig job;
+  JobConfig job = bandit_job();
   job.data.n = 200;
   job.data.p = 6;
   job.data.noise_features = 40;
   job.estimator = small_gbm();
-  job.tuning = depth_and_rate_grid();
+  tuning_config(job) = depth_and_rate_grid();
   auto source = make_data_source(job.data, 3, false);
   BOOST_TEST_REQUIRE(source->load_period(0).cols() == 46);
   Context context;
@@ -287,20 +288,20 @@ BOOST_AUTO_TEST_CASE(the_tuning_keys_parse_validate_and_dump) {
                 "[estimator]\nname = \"gbm\"\n[tuning]\nenabled = true\nfolds = 4\nlearning_rate = [0.05]\n"
                 "max_depth = []\nn_estimators = [100, 200]\n",
                 "job.toml", {"tuning.lambda=[0.5, 1]"});
-  BOOST_TEST(job.tuning.enabled);
-  BOOST_TEST(job.tuning.folds == 4);
-  BOOST_TEST((job.tuning.learning_rate == std::vector<double>{0.05}));
-  BOOST_TEST(job.tuning.max_depth.empty());
-  BOOST_TEST((job.tuning.n_estimators == std::vector<int>{100, 200}));
-  BOOST_TEST((job.tuning.lambda == std::vector<double>{0.5, 1.0}));
-  BOOST_TEST((job.tuning.max_leaves == std::vector<int>{31, 50}));  // default kept
+  BOOST_TEST(tuning_config(job).enabled);
+  BOOST_TEST(tuning_config(job).folds == 4);
+  BOOST_TEST((tuning_config(job).learning_rate == std::vector<double>{0.05}));
+  BOOST_TEST(tuning_config(job).max_depth.empty());
+  BOOST_TEST((tuning_config(job).n_estimators == std::vector<int>{100, 200}));
+  BOOST_TEST((tuning_config(job).lambda == std::vector<double>{0.5, 1.0}));
+  BOOST_TEST((tuning_config(job).max_leaves == std::vector<int>{31, 50}));  // default kept
   const std::string dumped = dump_job(job);
   BOOST_TEST(dumped.find("[tuning]") != std::string::npos);
   const JobConfig again = parse_job(methods::catalog(), dumped, "dump");
   BOOST_TEST(dump_job(again) == dumped);
-  BOOST_TEST((again.tuning.lambda == job.tuning.lambda));
+  BOOST_TEST((tuning_config(again).lambda == tuning_config(job).lambda));
   // Disabled, the section is left out of the canonical text (the checkpoint hash of older jobs is unchanged).
-  BOOST_TEST(dump_job(JobConfig{}).find("[tuning]") == std::string::npos);
+  BOOST_TEST(dump_job(bandit_job()).find("[tuning]") == std::string::npos);
 
   BOOST_TEST(error_of([] {
                parse_job(methods::catalog(), "[tuning]\nmax_depth = [200]\n", "job.toml");
