@@ -95,6 +95,10 @@ int run_method(const RunArgs& args, const dist::Session& session, const api::Job
                const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory);
 
 int command_run(const RunArgs& args, const dist::Session& session) {
+  if (args.resume && args.force)
+    throw InputError(
+        "--resume and --force contradict each other: --resume continues the interrupted run in OUT/checkpoint.h5, "
+        "--force deletes that checkpoint and starts over; give one of them");
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
   const api::Job job = api::Job::load(args.job_path, overrides);

@@ -92,6 +92,10 @@ grep -qF -- "--set reward.threshold=0.02 --resume" <<<"$line" && ok || fail "con
 expect_error keys "reward.threshold (checkpoint 0.02, this job 0.01)" -- "$BANDITFS" run long.toml --quiet --out sig --resume
 "$BANDITFS" run job.toml --quiet --out busy --force >/dev/null 2>&1 && [ ! -f busy/checkpoint.h5 ] && [ -f busy/result.h5 ] &&
   ok || fail "--force did not start over"
+# --resume and --force together: refused, saying what each does; the checkpoint is kept.
+expect_error resume_force "--resume and --force contradict each other: --resume continues" -- \
+  "$BANDITFS" run long.toml --quiet --out sig --resume --force
+[ -f sig/checkpoint.h5 ] && ok || fail "--resume --force deleted the checkpoint"
 # A result.h5 where a checkpoint is expected is named as a result, not as a checkpoint missing a dataset.
 mkdir -p out-as_checkpoint && cp busy/result.h5 out-as_checkpoint/checkpoint.h5
 expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
