@@ -1,6 +1,7 @@
 // banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -126,7 +127,12 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   try {
     return run_method(args, session, job, log, directory.get());
   } catch (const std::exception& e) {
-    if (log) log->error("the run failed: {}", e.what());  // the log keeps every error that ends a run
+    // The log keeps every error that ends a run. On a terminal the "banditfs: error:" line that follows says it
+    // already, so the console sees it once; a redirected stderr (a batch log) keeps the timestamped line too.
+    if (log && isatty(STDERR_FILENO))
+      log_error_to_file_only(*log, std::string("the run failed: ") + e.what());
+    else if (log)
+      log->error("the run failed: {}", e.what());
     throw;
   }
 }

@@ -101,6 +101,18 @@ mkdir -p out-as_checkpoint && cp busy/result.h5 out-as_checkpoint/checkpoint.h5
 expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
   "$BANDITFS" run job.toml --quiet --out out-as_checkpoint --resume
 
+# An error that ends a run is printed once on a terminal (the "banditfs: error:" line), and the log still holds it.
+mkdir -p tty_once && cp busy/result.h5 tty_once/checkpoint.h5
+tty_err=$(script -qec "$(printf '%q ' "$BANDITFS" run job.toml --quiet --out tty_once --resume)" /dev/null 2>&1)
+[ "$(grep -c "this is a run's result" <<<"$tty_err")" -eq 1 ] && grep -q "banditfs: error:" <<<"$tty_err" && ok ||
+  fail "an error is not printed exactly once on a terminal: $tty_err"
+grep -q "error the run failed: .*this is a run's result" tty_once/banditfs.log && ok ||
+  fail "the log does not hold the error of a run on a terminal"
+# Redirected (a batch job's log): the timestamped log line stays beside the error line.
+err=$("$BANDITFS" run job.toml --quiet --out tty_once --resume 2>&1 >/dev/null)
+grep -q "error the run failed" <<<"$err" && grep -q "banditfs: error:" <<<"$err" && ok ||
+  fail "a redirected stderr lost the log line or the error line: $err"
+
 # --- a kill between the renames of the output set -------------------------------------------------------------------
 "$BANDITFS" run job.toml --quiet --out torn >/dev/null 2>&1
 BANDITFS_TEST_FAULT=kill-between-renames "$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 >/dev/null 2>&1
