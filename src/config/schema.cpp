@@ -48,7 +48,7 @@ void read_estimator(const toml::table& root, const std::string& origin, Estimato
   name_reader("name", config.name, text("base estimator"));
   TableReader reader(table, origin, "estimator", &overridden);
   visit_estimator_params(config, reader);
-  reader.reject_unknown_keys({"name"});
+  reader.reject_unknown_keys({"name"}, "estimator \"" + std::string(name_of(config.name)) + "\"");
 }
 
 /// Is `text` well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF)?
@@ -157,9 +157,20 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
     ErasedVisitor<TableReader> erased(reader);
     config.params.get()->visit(erased);
   }
-  reader.reject_unknown_keys({"name"});
+  reader.reject_unknown_keys({"name"}, "method \"" + config.name + "\"");
 }
 
+}  // namespace
+
+namespace {
+/// Fails on a top-level key of the job file that is not a known section.
+void refuse_unknown_sections(const toml::table& root, const std::vector<std::string>& sections,
+                             const std::string& origin) {
+  for (const auto& [key, node] : root)
+    if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
+      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) +
+                        "' (sections: " + join(sections) + ")");
+}
 }  // namespace
 
 JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, const std::string& origin,
@@ -172,14 +183,15 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
     msg << origin << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
     throw ConfigError(msg.str());
   }
-  std::set<std::string> overridden;
-  for (const auto& assignment : overrides) overridden.insert(apply_override(root, assignment));
-
   const std::vector<std::string> sections = known_sections(methods);
-  for (const auto& [key, node] : root) {
-    if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
-      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) +
+  refuse_unknown_sections(root, sections, origin);  // the file's own, named as the file's
+  std::set<std::string> overridden;
+  for (const auto& assignment : overrides) {
+    const std::string section = apply_override(root, assignment);
+    if (std::find(sections.begin(), sections.end(), section.substr(0, section.find('.'))) == sections.end())
+      throw ConfigError("--set '" + assignment + "': unknown section '" + section.substr(0, section.find('.')) +
                         "' (sections: " + join(sections) + ")");
+    overridden.insert(section);
   }
   JobConfig job;
   read_method(root, origin, methods, job.method, overridden);

@@ -89,16 +89,21 @@ class TableReader {
     read(key, *node, value, spec);
   }
 
-  /// Fails on any key of the table that no visit asked for.
-  void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}) const {
+  /// Fails on any key of the table that no visit asked for. `owner` (e.g. `method "fuse"`) names what decides the
+  /// section's keys, for the message of a section that takes none.
+  void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}, const std::string& owner = "") const {
     if (table_ == nullptr) return;
     for (const auto& [key, node] : *table_) {
       const std::string name(key.str());
       if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
         continue;
       std::vector<std::string> known(known_.begin(), known_.end());
+      const std::string valid = known.empty() ? "[" + section_ + "] takes no keys" +
+                                                    (extra_allowed.empty() ? "" : " besides " + join(extra_allowed)) +
+                                                    (owner.empty() ? "" : " for " + owner)
+                                              : "valid keys in [" + section_ + "]: " + join(known);
       throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name +
-                        "' (valid keys in [" + section_ + "]: " + join(known) + ")");
+                        "' (" + valid + ")");
     }
   }
 
