@@ -30,6 +30,7 @@
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"
 #include "output/run_directory.hpp"
+#include "run/job_identity.hpp"
 #include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
 #include "simulate/madelon.hpp"
@@ -92,6 +93,23 @@ void refuse_unclaimed_checkpoint(const RunDirectory& directory, const RunArgs& a
   if (ec) throw InputError("--force: cannot delete '" + checkpoint + "': " + ec.message());
 }
 
+/// A result of another job (one whose numbers would differ) in the output directory is not replaced silently: only
+/// --force replaces it. The same job again (another thread count, output directory) replaces its own result.
+void refuse_replacing_another_job(const RunDirectory& directory, const api::Job& job, const RunArgs& args) {
+  if (args.force || args.resume) return;
+  std::string differences;
+  try {
+    const std::string saved_text = directory.result_job_text();
+    if (saved_text.empty()) return;
+    if (job_hash(api::Job::parse(saved_text, {}, "the saved job").config()) == job_hash(job.config())) return;
+    differences = differing_keys(saved_text, job.text(), "result");
+  } catch (const Error& e) {
+    differences = std::string("its job cannot be read: ") + e.what();
+  }
+  throw InputError("'" + directory.path("result.h5") + "' holds the result of another job than '" + args.job_path +
+                   "' (" + differences + "); replace it with --force, or give this job another --out or run.out");
+}
+
 int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
                const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory);
 
@@ -113,6 +131,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     directory = std::make_unique<RunDirectory>(out_dir.string(), args.job_path);  // refused when another run holds it
     directory->refuse_input_among_outputs(config.data.path, "data.path");
     refuse_unclaimed_checkpoint(*directory, args);
+    refuse_replacing_another_job(*directory, job, args);
     log = make_logger("banditfs", directory->path("banditfs.log"));
     log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", api::version(), args.job_path, out_dir.string(),
               session.size(), session.size() > 1 ? "s" : "");
@@ -335,7 +354,8 @@ int run_command_line(int argc, char** argv) {
   run->add_flag("--quiet", run_args.quiet, "no progress lines");
   run->add_flag("--resume", run_args.resume, "continue from OUT/checkpoint.h5 (refused if the job or data differ)");
   run->add_flag("--force", run_args.force,
-                "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
+                "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it), or replace "
+                "OUT/result.h5 of another job");
 
   SimulateArgs sim_args;
   bfs::cli::GkxLikeOptions gkx_like;

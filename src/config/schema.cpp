@@ -206,6 +206,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   const toml::table* bandit_table = root["bandit"].as_table();
   job.bandit.iterations_given = bandit_table != nullptr && bandit_table->contains("iterations");
   read_section(root, "run", origin, job.run, overridden);
+  const toml::table* run_table = root["run"].as_table();
+  job.run.out_given = run_table != nullptr && run_table->contains("out");
   read_section(root, "tuning", origin, job.tuning, overridden);
   validate(job);
   return job;
@@ -220,7 +222,11 @@ JobConfig load_job(const MethodCatalog& methods, const std::string& path, const 
   if (!in) throw ConfigError("cannot read job file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_job(methods, text.str(), path, overrides);
+  JobConfig job = parse_job(methods, text.str(), path, overrides);
+  // Jobs that name no directory get one each, so that they never replace each other's results.
+  if (!job.run.out_given)
+    job.run.out = (std::filesystem::path("results") / std::filesystem::path(path).stem()).string();
+  return job;
 }
 
 namespace {
