@@ -189,7 +189,8 @@ int run_method(const RunArgs& args, const dist::Session& session, const api::Job
   std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
-  log->info("{} iterations in {:.1f}s; stop: {}", result.iterations, result.timing("wall_seconds"), result.stop_reason);
+  log->info("{} {} in {:.1f}s; stop: {}", result.iterations, result.iteration_unit, result.timing("wall_seconds"),
+            result.stop_reason);
   print_inspection(result, std::cout, 10);
   std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
             << "\nplot:    /usr/bin/python3 scripts/plot_trajectories.py " << (out_dir / "result.h5").string() << " "

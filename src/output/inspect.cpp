@@ -64,7 +64,8 @@ void print_timings(const MethodResult& r, std::ostream& out) {
   if (!any) return;
   const double wall = r.timing("wall_seconds");
   out << "  timings       wall " << format("%.3f s", wall);
-  if (r.iterations > 0) out << format(" (%.3f ms/iteration)", 1e3 * wall / r.iterations);
+  if (r.iterations > 0 && r.iteration_unit == "iterations")
+    out << format(" (%.3f ms/iteration)", 1e3 * wall / r.iterations);
   out << "\n";
   std::string parts;
   for (const auto& [name, value] : r.timings) {
@@ -90,7 +91,11 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   const std::string numbers = numeric_facts(r);
   if (!numbers.empty()) out << "                " << numbers << "\n";
   out << "  seed          " << r.seed << "   (ranks " << r.ranks << ", threads " << r.threads << ")\n";
-  out << "  iterations    " << r.iterations << "   stop: " << or_dash(r.stop_reason) << "\n";
+  if (r.iteration_unit == "iterations")
+    out << "  iterations    " << r.iterations;
+  else
+    out << "  done          " << r.iterations << " " << r.iteration_unit;
+  out << "   stop: " << or_dash(r.stop_reason) << "\n";
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
   if (r.metrics.known) {
     out << "  truth         " << r.truth.size() << " true features: "

@@ -19,6 +19,9 @@ assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
 PYEOF
 report=$("$BANDITFS" inspect "$WORK/out/result.h5")
 grep -q "x1" <<<"$report" && ok || fail "inspect output"
+# An offline simulated data set is n rows (a batch is online's unit).
+grep -qE "simulate:[a-z0-9]+ \(n = [0-9]+ rows," <<<"$report" && ! grep -q "per batch" <<<"$report" && ok ||
+  fail "an offline data set described per batch: $(grep data <<<"$report")"
 # The output directory stands for its result.h5; --quiet prints no progress line, not even the last round's.
 [ "$("$BANDITFS" inspect "$WORK/out")" == "$report" ] && ok || fail "inspect OUT_DIR differs from inspect OUT/result.h5"
 ! grep -q "^iteration\|.iteration [0-9]*/" "$WORK/stdout" && ok || fail "--quiet printed progress: $(cat "$WORK/stdout")"
