@@ -413,6 +413,7 @@ std::string dump_job(const JobConfig& job_in) {
 std::string describe_keys(const MethodCatalog& methods) {
   std::ostringstream out;
   JobConfig job;
+  job.run.out = "results/<job file stem>";  // load_job's default for a job file
   auto section = [&](const char* name, auto& config) {
     out << "[" << name << "]\n";
     KeyDescriber describer(out, name);

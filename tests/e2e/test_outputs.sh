@@ -41,4 +41,11 @@ $PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['bandi
 # The keys subcommand lists the schema.
 keys=$("$BANDITFS" keys)
 grep -q "bandit.arms_per_round" <<<"$keys" && ok || fail "keys"
+# ... with each key's default, whatever declares the key (the schema's sections, an estimator, a method).
+for line in 'data.source  ("simulate", "hdf5", "csv")  default "simulate"' 'estimator.lambda  [0, inf]  default 0.1  L1' \
+  'run.out  default "results/<job file stem>"' 'bandit.prior_alpha  (0, 1e+09]  default 1.0'; do
+  grep -qF -- "$line" <<<"$keys" && ok || fail "keys shows no default: expected '$line'"
+done
+[ "$(grep -c '^  [a-z_]*\.[a-z_0-9]*  ' <<<"$keys")" -eq "$(grep -c '  default ' <<<"$keys")" ] && ok ||
+  fail "keys: some key has no default"
 finish

@@ -106,7 +106,7 @@ void visit(BanditConfig& c, V& v) {
 template <class V>
 void visit(RunConfig& c, V& v) {
   v("seed", c.seed, range(0, kInf, "run seed"));
-  v("out", c.out, text("output directory (default results/<job file stem>)"));
+  v("out", c.out, text("output directory"));
   v("threads", c.threads, range(0, 4096, "threads (0 = all)"));
   v("checkpoint_every", c.checkpoint_every, range(0, 1e9, "checkpoint every N rounds (0 = never)"));
   v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines"));

@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -281,10 +282,30 @@ class KeyDescriber {
     else if (spec.min > -kInf || spec.max < kInf)
       out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
            << (spec.max_exclusive ? ")" : "]");
-    out_ << "  " << spec.description << "\n";
+    out_ << "  default " << default_text(key, value, spec) << "  " << spec.description << "\n";
   }
 
  private:
+  /// The value a key holds when the job does not set it, as TOML would write it ("unset" for an optional key).
+  template <class T>
+  static std::string default_text(const char* key, T& value, const Spec& spec) {
+    toml::table holder;
+    TableWriter writer(holder);
+    writer(key, value, spec);
+    const toml::node* node = holder.get(key);
+    if (node == nullptr) return "unset";
+    if (const auto x = node->value_exact<double>()) {  // the shortest text that reads back as the same double
+      char buffer[32];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, *x).ptr;
+      const std::string text(buffer, end);
+      return text.find_first_of(".eEn") == std::string::npos ? text + ".0" : text;
+    }
+    if (!node->is_array()) return show(*node);
+    std::ostringstream text;
+    text << *node->as_array();
+    return text.str();
+  }
+
   std::ostringstream& out_;
   std::string section_;
 };

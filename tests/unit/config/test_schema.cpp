@@ -264,7 +264,8 @@ BOOST_AUTO_TEST_CASE(a_methods_enum_key_is_parsed_once_dumped_and_described_by_n
   BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nshape = 3\n"), "method.shape = 3: expected a string"));
   BOOST_TEST(contains(error_of("", {"method.name=demo", "method.shape=cube"}),
                       "--set method.shape = \"cube\" is not one of \"round\", \"square\", \"oval\""));
-  BOOST_TEST(contains(describe_keys(test_catalog()), "method.shape  (\"round\", \"square\", \"oval\")  shape\n"));
+  BOOST_TEST(contains(describe_keys(test_catalog()),
+                      "method.shape  (\"round\", \"square\", \"oval\")  default \"round\"  shape\n"));
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_set_value_is_blamed_on_set_not_the_file) {
