@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -120,6 +122,32 @@ std::string to_csv(const std::vector<RankingScore>& scores, const std::vector<st
   return csv.str();
 }
 
+/// A progress line on stderr per size scored (a fit on many rows can take minutes; stdout may be the CSV).
+RankingProgress report_size(const std::string& learner) {
+  const auto start = std::chrono::steady_clock::now();
+  return [learner, start](const RankingScore& s, std::size_t done, std::size_t total) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "evaluate: size %d (%zu/%zu): %s test error %.4f, AUC %.4f  [%.1f s]\n", s.size, done, total,
+                 learner.c_str(), s.test_error, s.test_auc, seconds);
+  };
+}
+
+/// A learner that predicts one value for every test row scores AUC 0.5 whatever the ranking: say so and why.
+void warn_if_constant(const std::vector<RankingScore>& scores, const std::string& learner) {
+  std::string sizes;
+  for (const RankingScore& s : scores)
+    if (s.constant_prediction) sizes += (sizes.empty() ? "" : ", ") + std::to_string(s.size);
+  if (sizes.empty()) return;
+  std::fprintf(stderr,
+               "banditfs: warning: evaluate: --learner %s predicts the same value for every test row at size%s %s "
+               "(AUC 0.5, the error of always guessing one class): it kept no column%s. Its AUC there says nothing "
+               "about the ranking; use another learner (e.g. svm, random_forest)\n",
+               learner.c_str(), sizes.find(',') == std::string::npos ? "" : "s", sizes.c_str(),
+               learner == "lasso" ? " (lasso's default estimator.lambda = 0.1 on a 0/1 target shrinks every "
+                                    "coefficient to zero)"
+                                  : "");
+}
+
 int evaluate(const EvaluateArgs& args) {
   const auto learner_name = enum_from_name<EstimatorName>(args.learner);
   if (!learner_name) throw InputError("--learner '" + args.learner + "' is not an estimator name");
@@ -132,6 +160,9 @@ int evaluate(const EvaluateArgs& args) {
     throw InputError(args.test + " does not have the columns of " + args.train + " (names and order must match)");
   if (args.result.empty() == args.rank_by.empty())
     throw InputError("evaluate needs a RESULT.h5 or --rank-by, not both and not neither");
+  if (!args.rank_by.empty())
+    std::fprintf(stderr, "evaluate: ranking the %lld training rows' %lld columns by %s\n",
+                 static_cast<long long>(train.rows()), static_cast<long long>(train.cols()), args.rank_by.c_str());
   const FeatureSet ranking = args.rank_by.empty()
                                  ? ranking_of(read_result_h5(args.result), args.result, train, args.train)
                                  : ranking_by(args.rank_by, train, args.seed, args.threads);
@@ -139,8 +170,10 @@ int evaluate(const EvaluateArgs& args) {
     if (k < 1 || static_cast<std::size_t>(k) > ranking.size())
       throw InputError("--sizes: " + std::to_string(k) + " is not in 1.." + std::to_string(ranking.size()) +
                        " (the result's features)");
-  const std::string csv = to_csv(evaluate_ranking(train, test, ranking, args.sizes, *learner, args.seed, args.threads),
-                                 train.feature_names);
+  const std::vector<RankingScore> scores =
+      evaluate_ranking(train, test, ranking, args.sizes, *learner, args.seed, args.threads, report_size(args.learner));
+  warn_if_constant(scores, args.learner);
+  const std::string csv = to_csv(scores, train.feature_names);
   if (args.out.empty()) {
     std::cout << csv;
     return 0;

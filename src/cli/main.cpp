@@ -1,6 +1,7 @@
 // banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -30,6 +31,7 @@
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"
 #include "output/run_directory.hpp"
+#include "run/job_identity.hpp"
 #include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
 #include "simulate/madelon.hpp"
@@ -92,10 +94,31 @@ void refuse_unclaimed_checkpoint(const RunDirectory& directory, const RunArgs& a
   if (ec) throw InputError("--force: cannot delete '" + checkpoint + "': " + ec.message());
 }
 
+/// A result of another job (one whose numbers would differ) in the output directory is not replaced silently: only
+/// --force replaces it. The same job again (another thread count, output directory) replaces its own result.
+void refuse_replacing_another_job(const RunDirectory& directory, const api::Job& job, const RunArgs& args) {
+  if (args.force || args.resume) return;
+  std::string differences;
+  try {
+    const std::string saved_text = directory.result_job_text();
+    if (saved_text.empty()) return;
+    if (job_hash(api::Job::parse(saved_text, {}, "the saved job").config()) == job_hash(job.config())) return;
+    differences = differing_keys(saved_text, job.text(), "result");
+  } catch (const Error& e) {
+    differences = std::string("its job cannot be read: ") + e.what();
+  }
+  throw InputError("'" + directory.path("result.h5") + "' holds the result of another job than '" + args.job_path +
+                   "' (" + differences + "); replace it with --force, or give this job another --out or run.out");
+}
+
 int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
                const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory);
 
 int command_run(const RunArgs& args, const dist::Session& session) {
+  if (args.resume && args.force)
+    throw InputError(
+        "--resume and --force contradict each other: --resume continues the interrupted run in OUT/checkpoint.h5, "
+        "--force deletes that checkpoint and starts over; give one of them");
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
   const api::Job job = api::Job::load(args.job_path, overrides);
@@ -109,6 +132,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     directory = std::make_unique<RunDirectory>(out_dir.string(), args.job_path);  // refused when another run holds it
     directory->refuse_input_among_outputs(config.data.path, "data.path");
     refuse_unclaimed_checkpoint(*directory, args);
+    refuse_replacing_another_job(*directory, job, args);
     log = make_logger("banditfs", directory->path("banditfs.log"));
     log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", api::version(), args.job_path, out_dir.string(),
               session.size(), session.size() > 1 ? "s" : "");
@@ -123,7 +147,12 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   try {
     return run_method(args, session, job, log, directory.get());
   } catch (const std::exception& e) {
-    if (log) log->error("the run failed: {}", e.what());  // the log keeps every error that ends a run
+    // The log keeps every error that ends a run. On a terminal the "banditfs: error:" line that follows says it
+    // already, so the console sees it once; a redirected stderr (a batch log) keeps the timestamped line too.
+    if (log && isatty(STDERR_FILENO))
+      log_error_to_file_only(*log, std::string("the run failed: ") + e.what());
+    else if (log)
+      log->error("the run failed: {}", e.what());
     throw;
   }
 }
@@ -161,7 +190,8 @@ int run_method(const RunArgs& args, const dist::Session& session, const api::Job
   std::error_code ec;
   fs::remove(checkpoint_path, ec);  // the result supersedes it
 
-  log->info("{} iterations in {:.1f}s; stop: {}", result.iterations, result.timing("wall_seconds"), result.stop_reason);
+  log->info("{} {} in {:.1f}s; stop: {}", result.iterations, result.iteration_unit, result.timing("wall_seconds"),
+            result.stop_reason);
   print_inspection(result, std::cout, 10);
   std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
             << "\nplot:    /usr/bin/python3 scripts/plot_trajectories.py " << (out_dir / "result.h5").string() << " "
@@ -343,7 +373,8 @@ int run_command_line(int argc, char** argv) {
   run->add_flag("--quiet", run_args.quiet, "no progress lines");
   run->add_flag("--resume", run_args.resume, "continue from OUT/checkpoint.h5 (refused if the job or data differ)");
   run->add_flag("--force", run_args.force,
-                "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it)");
+                "start over even though OUT/checkpoint.h5 holds an interrupted run (deletes it), or replace "
+                "OUT/result.h5 of another job");
 
   SimulateArgs sim_args;
   bfs::cli::GkxLikeOptions gkx_like;

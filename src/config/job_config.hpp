@@ -108,8 +108,9 @@ struct MethodConfig {
 
 struct RunConfig {
   std::uint64_t seed = 1;
-  std::string out = "results/run";
-  int threads = 0;  ///< 0 = all hardware threads
+  std::string out = "results/run";  ///< a job file's default is results/<its stem> (load_job)
+  bool out_given = false;           ///< run.out set by the job file or --set
+  int threads = 0;                  ///< 0 = all hardware threads
   int checkpoint_every = 0;
   double progress_seconds = 2.0;
   /// Worker ranks per bandit group (MPI runs): 0 = one group per arm of a round, min(arms_per_round, workers);

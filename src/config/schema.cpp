@@ -48,7 +48,7 @@ void read_estimator(const toml::table& root, const std::string& origin, Estimato
   name_reader("name", config.name, text("base estimator"));
   TableReader reader(table, origin, "estimator", &overridden);
   visit_estimator_params(config, reader);
-  reader.reject_unknown_keys({"name"});
+  reader.reject_unknown_keys({"name"}, "estimator \"" + std::string(name_of(config.name)) + "\"");
 }
 
 /// Is `text` well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF)?
@@ -158,7 +158,7 @@ void read_method(const toml::table& root, const std::string& origin, const Metho
     ErasedVisitor<TableReader> erased(reader);
     config.params.get()->visit(erased);
   }
-  reader.reject_unknown_keys({"name"});
+  reader.reject_unknown_keys({"name"}, "method \"" + config.name + "\"");
 }
 
 /// Reads the chosen method's own sections (MethodDescription::sections) through its parameters' visit_section.
@@ -178,6 +178,17 @@ void read_method_sections(const toml::table& root, const std::string& origin, Me
 
 }  // namespace
 
+namespace {
+/// Fails on a top-level key of the job file that is not a known section.
+void refuse_unknown_sections(const toml::table& root, const std::vector<std::string>& sections,
+                             const std::string& origin) {
+  for (const auto& [key, node] : root)
+    if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
+      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) +
+                        "' (sections: " + join(sections) + ")");
+}
+}  // namespace
+
 JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, const std::string& origin,
                     const std::vector<std::string>& overrides) {
   toml::table root;
@@ -188,14 +199,15 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
     msg << origin << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
     throw ConfigError(msg.str());
   }
-  std::set<std::string> overridden;
-  for (const auto& assignment : overrides) overridden.insert(apply_override(root, assignment));
-
   const std::vector<std::string> sections = known_sections(methods);
-  for (const auto& [key, node] : root) {
-    if (std::find(sections.begin(), sections.end(), std::string(key.str())) == sections.end())
-      throw ConfigError(origin + ": unknown section or key '" + std::string(key.str()) +
+  refuse_unknown_sections(root, sections, origin);  // the file's own, named as the file's
+  std::set<std::string> overridden;
+  for (const auto& assignment : overrides) {
+    const std::string section = apply_override(root, assignment);
+    if (std::find(sections.begin(), sections.end(), section.substr(0, section.find('.'))) == sections.end())
+      throw ConfigError("--set '" + assignment + "': unknown section '" + section.substr(0, section.find('.')) +
                         "' (sections: " + join(sections) + ")");
+    overridden.insert(section);
   }
   JobConfig job;
   read_method(root, origin, methods, job.method, overridden);
@@ -207,6 +219,8 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
   read_method_sections(root, origin, job.method, overridden);
   read_section(root, "run", origin, job.run, overridden);
+  const toml::table* run_table = root["run"].as_table();
+  job.run.out_given = run_table != nullptr && run_table->contains("out");
   validate(job);
   return job;
 }
@@ -220,7 +234,11 @@ JobConfig load_job(const MethodCatalog& methods, const std::string& path, const 
   if (!in) throw ConfigError("cannot read job file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_job(methods, text.str(), path, overrides);
+  JobConfig job = parse_job(methods, text.str(), path, overrides);
+  // Jobs that name no directory get one each, so that they never replace each other's results.
+  if (!job.run.out_given)
+    job.run.out = (std::filesystem::path("results") / std::filesystem::path(path).stem()).string();
+  return job;
 }
 
 namespace {
@@ -377,6 +395,7 @@ bool is_result_neutral_key(const std::string& dotted_key) {
 std::string describe_keys(const MethodCatalog& methods) {
   std::ostringstream out;
   JobConfig job;
+  job.run.out = "results/<job file stem>";  // load_job's default for a job file
   auto section = [&](const char* name, auto& config) {
     out << "[" << name << "]\n";
     KeyDescriber describer(out, name);

@@ -17,4 +17,7 @@ struct Context {
 /// A logger writing to stderr and, optionally, appending to a file (a run directory's log keeps every run).
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const std::string& file_path = "");
 
+/// `message` at error level in the logger's file only, for an error the caller prints on stderr itself.
+void log_error_to_file_only(spdlog::logger& log, const std::string& message);
+
 }  // namespace bfs

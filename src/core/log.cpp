@@ -20,4 +20,13 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const std::
   return logger;
 }
 
+void log_error_to_file_only(spdlog::logger& log, const std::string& message) {
+  const spdlog::details::log_msg record(log.name(), spdlog::level::err, message);
+  for (const auto& sink : log.sinks())
+    if (std::dynamic_pointer_cast<spdlog::sinks::basic_file_sink_mt>(sink)) {
+      sink->log(record);
+      sink->flush();
+    }
+}
+
 }  // namespace bfs

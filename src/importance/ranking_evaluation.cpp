@@ -8,7 +8,7 @@ namespace bfs {
 
 std::vector<RankingScore> evaluate_ranking(const Dataset& train, const Dataset& test, const FeatureSet& ranking,
                                            const std::vector<std::int32_t>& sizes, const Estimator& learner,
-                                           std::uint64_t seed, int threads) {
+                                           std::uint64_t seed, int threads, const RankingProgress& progress) {
   BFS_CHECK(train.cols() == test.cols());
   std::vector<Index> train_rows(static_cast<std::size_t>(train.rows())),
       test_rows(static_cast<std::size_t>(test.rows()));
@@ -25,7 +25,9 @@ std::vector<RankingScore> evaluate_ranking(const Dataset& train, const Dataset& 
     const Vector p = model->predict(gather(test.X, test_rows, score.features));
     score.test_error = 1.0 - metric_score(Metric::Accuracy, test.y, p);
     score.test_auc = metric_score(Metric::Auc, test.y, p);
+    score.constant_prediction = p.size() > 0 && (p.array() == p(0)).all();
     out.push_back(std::move(score));
+    if (progress) progress(out.back(), out.size(), sizes.size());
   }
   return out;
 }

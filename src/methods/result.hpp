@@ -56,6 +56,9 @@ struct MethodResult {
   int ranks = 1;
   int threads = 1;
   std::int32_t iterations = 0;  ///< the method's unit of work (bandit rounds, forward steps, ...)
+  /// What `iterations` counts, as inspect and the log name it (cmab-scores: "features scored"); a root attribute
+  /// of result.h5 only when it is not "iterations".
+  std::string iteration_unit = "iterations";
   std::string stop_reason;
   std::string importance_meaning = "importance";  ///< e.g. "posterior mean", for inspect's table heading
 

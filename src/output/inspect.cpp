@@ -59,12 +59,32 @@ std::string numeric_facts(const MethodResult& r) {
   return line;
 }
 
+/// The facts of the method's subgroups (e.g. /bandit/knockoffs: "knockoffs     selected 3, ratio 0.5"), one line per
+/// subgroup, in the order the method wrote them.
+void print_group_facts(const MethodResult& r, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> groups;  // subgroup -> "name value, ..."
+  for (const MethodFact& f : r.facts) {
+    const auto slash = f.name.rfind('/');
+    if (slash == std::string::npos) continue;
+    std::string value;
+    if (const auto* d = std::get_if<double>(&f.value)) value = format("%g", *d);
+    if (const auto* i = std::get_if<std::int64_t>(&f.value)) value = std::to_string(*i);
+    if (const auto* s = std::get_if<std::string>(&f.value)) value = or_dash(*s);
+    const std::string group = f.name.substr(0, slash);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {group, ""});
+    it->second += (it->second.empty() ? "" : ", ") + f.name.substr(slash + 1) + " " + value;
+  }
+  for (const auto& [group, line] : groups) out << "  " << format("%-13s", group.c_str()) << " " << line << "\n";
+}
+
 void print_timings(const MethodResult& r, std::ostream& out) {
   const bool any = std::any_of(r.timings.begin(), r.timings.end(), [](const auto& t) { return t.second > 0.0; });
   if (!any) return;
   const double wall = r.timing("wall_seconds");
   out << "  timings       wall " << format("%.3f s", wall);
-  if (r.iterations > 0) out << format(" (%.3f ms/iteration)", 1e3 * wall / r.iterations);
+  if (r.iterations > 0 && r.iteration_unit == "iterations")
+    out << format(" (%.3f ms/iteration)", 1e3 * wall / r.iterations);
   out << "\n";
   std::string parts;
   for (const auto& [name, value] : r.timings) {
@@ -90,8 +110,13 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   const std::string numbers = numeric_facts(r);
   if (!numbers.empty()) out << "                " << numbers << "\n";
   out << "  seed          " << r.seed << "   (ranks " << r.ranks << ", threads " << r.threads << ")\n";
-  out << "  iterations    " << r.iterations << "   stop: " << or_dash(r.stop_reason) << "\n";
+  if (r.iteration_unit == "iterations")
+    out << "  iterations    " << r.iterations;
+  else
+    out << "  done          " << r.iterations << " " << r.iteration_unit;
+  out << "   stop: " << or_dash(r.stop_reason) << "\n";
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
+  print_group_facts(r, out);
   if (r.metrics.known) {
     out << "  truth         " << r.truth.size() << " true features: "
         << format("FDP %.3f, power %.3f, Hamming %lld", r.metrics.fdp, r.metrics.power,

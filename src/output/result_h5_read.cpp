@@ -198,6 +198,7 @@ MethodResult read_result_h5(const std::string& path) {
   r.ranks = in.attr_or<std::int32_t>("ranks", 1);
   r.threads = in.attr_or<std::int32_t>("threads", 1);
   r.iterations = in.attr_or<std::int32_t>("iterations", 0);
+  r.iteration_unit = string_attr_or(in, "iteration_unit", "iterations");
   r.stop_reason = string_attr_or(in, "stop_reason");
   if (in.has("truth")) {
     r.truth = in.read_1d<FeatureId>("truth");

@@ -112,6 +112,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   write_attr(root, "ranks", std::int32_t{r.ranks});
   write_attr(root, "threads", std::int32_t{r.threads});
   write_attr(root, "iterations", r.iterations);
+  if (r.iteration_unit != "iterations") write_attr(root, "iteration_unit", r.iteration_unit);
   write_attr(root, "stop_reason", r.stop_reason);
   write_attr(root, "importance_meaning", r.importance_meaning);
   if (r.metrics.known) {

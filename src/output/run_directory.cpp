@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "core/fnv1a.hpp"
+#include "data/detail/h5_result_reader.hpp"
 #include "output/result_io.hpp"
 
 namespace bfs {
@@ -170,6 +171,14 @@ void check_result_set(const std::string& result_path) {
                        "' does not match the run.json beside it (size or digest differ): the "
                        "output set is torn — a run ended while writing it. Run the job again to rewrite the set");
   }
+}
+
+std::string RunDirectory::result_job_text() const {
+  const std::string result = path("result.h5");
+  std::error_code ec;
+  if (!std::filesystem::exists(result, ec)) return "";
+  const detail::Reader in(result);
+  return in.has_attr("job") ? in.string_attr("job") : "";
 }
 
 }  // namespace bfs

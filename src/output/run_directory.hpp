@@ -36,6 +36,8 @@ class RunDirectory {
   /// Writes result.h5, summary.csv and run.json as one set (see above). With the environment variable
   /// BANDITFS_TEST_FAULT=kill-between-renames the process kills itself after the first rename (the e2e test's hook).
   void commit(const MethodResult& result) const;
+  /// The job text stored in the directory's result.h5 ("" when there is none, or it stores no job text).
+  std::string result_job_text() const;
 
  private:
   std::string dir_;

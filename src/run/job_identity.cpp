@@ -31,7 +31,7 @@ std::map<std::string, std::string> job_keys(const std::string& text) {
 
 }  // namespace
 
-std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text) {
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text, const std::string& saved) {
   const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);
@@ -41,7 +41,7 @@ std::string differing_keys(const std::string& checkpoint_text, const std::string
     if (is_result_neutral_key(key)) continue;
     const auto a = before.find(key), b = now.find(key);
     const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
-    if (va != vb) out += detail::concat(out.empty() ? "" : ", ", key, " (checkpoint ", va, ", this job ", vb, ")");
+    if (va != vb) out += detail::concat(out.empty() ? "" : ", ", key, " (", saved, " ", va, ", this job ", vb, ")");
   }
   return out.empty() ? "the job text differs" : out;
 }

@@ -15,6 +15,8 @@ std::string job_hash(const JobConfig& job);
 /// The keys that decide a run's numbers (all but those declared result_neutral(), config/schema.hpp
 /// is_result_neutral_key) whose values differ between a checkpoint's job text and this job's, as
 /// "key (checkpoint a, this job b), ..." — for a refusal to resume (any method's checkpoint).
-std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text);
+/// `saved` names the file the first text comes from ("checkpoint", "result").
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text,
+                           const std::string& saved = "checkpoint");
 
 }  // namespace bfs

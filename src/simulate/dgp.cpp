@@ -305,7 +305,8 @@ class SimulatedSource final : public DataSource {
   }
   std::string describe() const override {
     return detail::concat("simulate:", name_of(spec_.dgp), spec_.binary ? " binary" : "", " (n = ", spec_.n,
-                          " per batch, p = ", spec_.p, spec_.rho != 0.0 ? detail::concat(", rho = ", spec_.rho) : "",
+                          online_ ? " per batch, p = " : " rows, p = ", spec_.p,
+                          spec_.rho != 0.0 ? detail::concat(", rho = ", spec_.rho) : "",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
                           num_periods() == 1 ? " period" : " periods", ", seed ", spec_.seed, ")");
   }

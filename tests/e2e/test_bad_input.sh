@@ -71,6 +71,13 @@ expect_error wrong_type "bandit.iterations" -- run_job wrong_type "$(tiny_job)" 
 expect_error p_too_small "data.p" -- run_job p_too_small "$(tiny_job)" --set data.p=3
 expect_error hgb_max_bin "estimator.max_bin = 300 is out of range" -- run_job hgb_max_bin "$(tiny_job)" --set estimator.name=hgb --set estimator.max_bin=300
 expect_error gbm_key_on_hgb "unknown key 'estimator.subsample'" -- run_job gbm_key_on_hgb "$(tiny_job)" --set estimator.name=hgb --set estimator.subsample=0.5
+# An unknown section from --set blames the override, not the job file; one in the file still names the file.
+expect_error set_unknown_section "--set 'nosuch.key=1': unknown section 'nosuch'" -- run_job set_unknown_section "$(tiny_job)" --set nosuch.key=1
+expect_error file_unknown_section "file_unknown_section.toml: unknown section or key 'nosuch'" -- run_job file_unknown_section "nosuch = 1
+$(tiny_job)"
+# A section that takes no keys for the chosen method says so (never an empty list of valid keys).
+expect_error method_no_keys "unknown key 'method.zzz' ([method] takes no keys besides \"name\" for method \"bandit\")" -- \
+  run_job method_no_keys "$(tiny_job)" --set method.zzz=1
 # Online, the schedule (periods × iterations_per_period) sets the length; a different bandit.iterations is refused.
 expect_error online_iterations "bandit.iterations = 8, but this online run's schedule is 1 pass(es) × 4 period(s)" -- \
   run_job online_iterations "$(tiny_job)" --set bandit.mode=online --set data.periods=4

@@ -60,6 +60,9 @@ head -1 "$WORK/out-sim/summary.csv" | grep -qx 'feature,name,importance,selected
   fail "summary.csv header: $(head -1 "$WORK/out-sim/summary.csv")"
 "$BANDITFS" inspect "$WORK/out-sim" >"$WORK/inspect.txt" 2>&1 && grep -q "cmab-scores" "$WORK/inspect.txt" && ok ||
   fail "inspect: $(cat "$WORK/inspect.txt")"
+# Its unit of work is a feature scored, not an iteration.
+grep -qE "done +[0-9]+ features scored" "$WORK/inspect.txt" && ! grep -q "^  iterations" "$WORK/inspect.txt" && ok ||
+  fail "inspect names cmab-scores' scored features iterations: $(cat "$WORK/inspect.txt")"
 
 # ---- bad input -----------------------------------------------------------------------------------------------
 log_csv() {  # log_csv NAME HEADER ROWS...: a CSV log

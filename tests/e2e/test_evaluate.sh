@@ -51,6 +51,27 @@ for r in rows:
     assert 0.0 <= float(r["test_error"]) <= 1.0 and 0.0 <= float(r["test_auc"]) <= 1.0
 assert float(rows[-1]["test_error"]) < 0.5, "the svm on every column should beat chance"
 PYEOF
+# Progress on stderr, one line per size (stdout stays the CSV); no warning for a learner that uses its columns.
+[ "$(grep -c '^evaluate: size [0-9]* ([1-4]/4): svm test error' "$WORK/b.err")" -eq 4 ] && ok ||
+  fail "evaluate prints no progress line per size: $(cat "$WORK/b.err")"
+! grep -q "warning" "$WORK/b.err" && ok || fail "a warning for the svm: $(cat "$WORK/b.err")"
+# A learner that predicts one value for every test row scores AUC 0.5 at every size: a warning says why. Lasso at its
+# default lambda on a 0/1 target that the columns do not predict (y permuted, seeded) keeps no column.
+$PY - "$WORK/train.h5" "$WORK/test.h5" "$WORK/null_train.h5" "$WORK/null_test.h5" <<'PYEOF' || fail "null split"
+import shutil, sys, h5py, numpy as np
+for src, dst, seed in ((sys.argv[1], sys.argv[3], 1), (sys.argv[2], sys.argv[4], 2)):
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r+") as f:
+        f["y"][...] = np.random.default_rng(seed).permutation(f["y"][()])
+PYEOF
+"$BANDITFS" evaluate --rank-by lasso --learner lasso --train "$WORK/null_train.h5" --test "$WORK/null_test.h5" \
+  --sizes 2,30 >"$WORK/lasso_lasso.csv" 2>"$WORK/lasso_lasso.err" || fail "evaluate --learner lasso: $(cat "$WORK/lasso_lasso.err")"
+[ "$(cut -d, -f3 "$WORK/lasso_lasso.csv" | tail -n +2 | sort -u)" = "0.5" ] && ok ||
+  fail "the null lasso's AUC is not 0.5: $(cat "$WORK/lasso_lasso.csv")"
+grep -q "banditfs: warning: evaluate: --learner lasso predicts the same value for every test row at sizes 2, 30" \
+  "$WORK/lasso_lasso.err" && ok || fail "AUC 0.5 at every size without a warning: $(cat "$WORK/lasso_lasso.err")"
+grep -q "^evaluate: ranking the 350 training rows' 60 columns by lasso" "$WORK/lasso_lasso.err" && ok ||
+  fail "no line before the lasso ranking: $(cat "$WORK/lasso_lasso.err")"
 
 # The logistic lasso's entry order on the training rows instead of a result.
 "$BANDITFS" evaluate --rank-by lasso --train "$WORK/train.h5" --test "$WORK/test.h5" --sizes 2,30 \

@@ -19,6 +19,9 @@ assert list(f["truth"][()]) == [0, 1, 2, 3, 4]
 PYEOF
 report=$("$BANDITFS" inspect "$WORK/out/result.h5")
 grep -q "x1" <<<"$report" && ok || fail "inspect output"
+# An offline simulated data set is n rows (a batch is online's unit).
+grep -qE "simulate:[a-z0-9]+ \(n = [0-9]+ rows," <<<"$report" && ! grep -q "per batch" <<<"$report" && ok ||
+  fail "an offline data set described per batch: $(grep data <<<"$report")"
 # The output directory stands for its result.h5; --quiet prints no progress line, not even the last round's.
 [ "$("$BANDITFS" inspect "$WORK/out")" == "$report" ] && ok || fail "inspect OUT_DIR differs from inspect OUT/result.h5"
 ! grep -q "^iteration\|.iteration [0-9]*/" "$WORK/stdout" && ok || fail "--quiet printed progress: $(cat "$WORK/stdout")"
@@ -35,7 +38,22 @@ sed -i 's/^iterations = 8/mode = "online"\niterations_per_period = 2\ntime_serie
 $PY -c "import h5py; f=h5py.File('$WORK/online/result.h5'); assert list(f['bandit/iteration_period'][()])==[0,0,1,1,2,2]" &&
   ok || fail "online schedule: two iterations on each of the three periods, in order"
 
+# A run with knockoffs: inspect shows /bandit/knockoffs' attributes (the group holds no dataset), as result.h5 has them.
+"$BANDITFS" run "$WORK/job.toml" --quiet --out "$WORK/ko" --set data.knockoffs=gaussian >/dev/null 2>&1 ||
+  fail "knockoff run failed"
+ko_line=$("$BANDITFS" inspect "$WORK/ko" | grep "^  knockoffs ")
+want=$(/usr/bin/python3 -c 'import h5py, sys; a = h5py.File(sys.argv[1])["bandit/knockoffs"].attrs; print("ratio %g, selected %d" % (a["ratio"], a["selected"]))' "$WORK/ko/result.h5")
+[ -n "$want" ] && grep -qF "$want" <<<"$ko_line" && ok || fail "inspect: knockoffs line '$ko_line', result.h5 has '$want'"
+
 # The keys subcommand lists the schema.
 keys=$("$BANDITFS" keys)
 grep -q "bandit.arms_per_round" <<<"$keys" && ok || fail "keys"
+# ... with each key's default, whatever declares the key (the schema's sections, an estimator, a method).
+for line in 'data.source  ("simulate", "hdf5", "csv")  default "simulate"' 'estimator.lambda  [0, inf]  default 0.1  L1' \
+  'run.out  default "results/<job file stem>"' 'bandit.prior_alpha  (0, 1e+09]  default 1.0' \
+  'before the first round (gbm and hgb)'; do
+  grep -qF -- "$line" <<<"$keys" && ok || fail "keys shows no default: expected '$line'"
+done
+[ "$(grep -c '^  [a-z_]*\.[a-z_0-9]*  ' <<<"$keys")" -eq "$(grep -c '  default ' <<<"$keys")" ] && ok ||
+  fail "keys: some key has no default"
 finish

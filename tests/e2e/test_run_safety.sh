@@ -15,7 +15,7 @@ long_job >long.toml
 "$BANDITFS" run job.toml --quiet --out full >/dev/null 2>&1 || fail "setup run"
 cp full/result.h5 before.h5
 for what in result simulate; do
-  if [ $what = result ]; then cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9)
+  if [ $what = result ]; then cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9 --force)
   else cmd=("$BANDITFS" simulate friedman1 --n 3000 --p 200 --out full/sim.h5); fi
   err=$( (trap '' XFSZ; ulimit -f 12; "${cmd[@]}") 2>&1 >/dev/null); code=$?
   [ $code -eq 1 ] && ok || fail "full disk ($what): exit $code, expected 1 (a signal is > 128): $err"
@@ -41,7 +41,7 @@ default_xfsz() {
 }
 for what in run simulate simulate_csv prepare; do
   case $what in
-  run) cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9) target=full/result.h5 ;;
+  run) cmd=("$BANDITFS" run job.toml --quiet --out full --set run.seed=9 --force) target=full/result.h5 ;;
   simulate) cmd=("$BANDITFS" simulate friedman1 --n 3000 --p 200 --out full/sim.h5) target=full/sim.h5 ;;
   simulate_csv) cmd=("$BANDITFS" simulate cmab-hte --n 20000 --out full/log.csv) target=full/log.csv ;;
   prepare) cmd=("$BANDITFS" prepare-gkx --characteristics gkx/characteristics.csv --returns gkx/returns.csv
@@ -92,17 +92,47 @@ grep -qF -- "--set reward.threshold=0.02 --resume" <<<"$line" && ok || fail "con
 expect_error keys "reward.threshold (checkpoint 0.02, this job 0.01)" -- "$BANDITFS" run long.toml --quiet --out sig --resume
 "$BANDITFS" run job.toml --quiet --out busy --force >/dev/null 2>&1 && [ ! -f busy/checkpoint.h5 ] && [ -f busy/result.h5 ] &&
   ok || fail "--force did not start over"
+# --resume and --force together: refused, saying what each does; the checkpoint is kept.
+expect_error resume_force "--resume and --force contradict each other: --resume continues" -- \
+  "$BANDITFS" run long.toml --quiet --out sig --resume --force
+[ -f sig/checkpoint.h5 ] && ok || fail "--resume --force deleted the checkpoint"
 # A result.h5 where a checkpoint is expected is named as a result, not as a checkpoint missing a dataset.
 mkdir -p out-as_checkpoint && cp busy/result.h5 out-as_checkpoint/checkpoint.h5
 expect_error as_checkpoint "this is a run's result (result.h5), not a checkpoint" -- \
   "$BANDITFS" run job.toml --quiet --out out-as_checkpoint --resume
 
+# An error that ends a run is printed once on a terminal (the "banditfs: error:" line), and the log still holds it.
+mkdir -p tty_once && cp busy/result.h5 tty_once/checkpoint.h5
+tty_err=$(script -qec "$(printf '%q ' "$BANDITFS" run job.toml --quiet --out tty_once --resume)" /dev/null 2>&1)
+[ "$(grep -c "this is a run's result" <<<"$tty_err")" -eq 1 ] && grep -q "banditfs: error:" <<<"$tty_err" && ok ||
+  fail "an error is not printed exactly once on a terminal: $tty_err"
+grep -q "error the run failed: .*this is a run's result" tty_once/banditfs.log && ok ||
+  fail "the log does not hold the error of a run on a terminal"
+# Redirected (a batch job's log): the timestamped log line stays beside the error line.
+err=$("$BANDITFS" run job.toml --quiet --out tty_once --resume 2>&1 >/dev/null)
+grep -q "error the run failed" <<<"$err" && grep -q "banditfs: error:" <<<"$err" && ok ||
+  fail "a redirected stderr lost the log line or the error line: $err"
+
+# --- jobs without run.out: each its own directory; another job's result is replaced only with --force -------------
+mkdir stems && (cd stems && tiny_job >alpha.toml && tiny_job | sed 's/^seed = 3/seed = 5/' >beta.toml &&
+  "$BANDITFS" run alpha.toml --quiet >/dev/null 2>&1 && "$BANDITFS" run beta.toml --quiet >/dev/null 2>&1)
+[ -f stems/results/alpha/result.h5 ] && [ -f stems/results/beta/result.h5 ] && ok ||
+  fail "jobs without run.out do not default to results/<job file stem>: $(ls -R stems/results 2>&1)"
+cp stems/results/alpha/result.h5 alpha_before.h5
+expect_error another_job "holds the result of another job than 'beta.toml' (run.seed (result 3, this job 5))" -- \
+  bash -c "cd stems && '$BANDITFS' run beta.toml --quiet --out results/alpha"
+cmp -s alpha_before.h5 stems/results/alpha/result.h5 && ok || fail "a refused run replaced another job's result"
+(cd stems && "$BANDITFS" run alpha.toml --quiet --set run.threads=1 >/dev/null 2>&1) && ok ||
+  fail "the same job (another thread count) may not replace its own result"
+(cd stems && "$BANDITFS" run beta.toml --quiet --out results/alpha --force >/dev/null 2>&1) &&
+  ! cmp -s alpha_before.h5 stems/results/alpha/result.h5 && ok || fail "--force does not replace another job's result"
+
 # --- a kill between the renames of the output set -------------------------------------------------------------------
 "$BANDITFS" run job.toml --quiet --out torn >/dev/null 2>&1
-BANDITFS_TEST_FAULT=kill-between-renames "$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 >/dev/null 2>&1
+BANDITFS_TEST_FAULT=kill-between-renames "$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 --force >/dev/null 2>&1
 [ $? -eq 137 ] && ok || fail "the test hook did not kill the run"
 expect_error torn_inspect "does not match the run.json beside it" -- "$BANDITFS" inspect torn/result.h5
-"$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 >/dev/null 2>&1 && "$BANDITFS" inspect torn/result.h5 >/dev/null &&
+"$BANDITFS" run job.toml --quiet --out torn --set run.seed=4 --force >/dev/null 2>&1 && "$BANDITFS" inspect torn/result.h5 >/dev/null &&
   ok || fail "a new run does not mend a torn set"
 ls torn/*.staged >/dev/null 2>&1 && fail "staged files left after a good run" || ok
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <any>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -93,16 +94,21 @@ class TableReader {
   /// Does the table name `key`? (KeyVisitor::given)
   bool given(const char* key) const { return table_ != nullptr && table_->contains(key); }
 
-  /// Fails on any key of the table that no visit asked for.
-  void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}) const {
+  /// Fails on any key of the table that no visit asked for. `owner` (e.g. `method "fuse"`) names what decides the
+  /// section's keys, for the message of a section that takes none.
+  void reject_unknown_keys(const std::vector<std::string>& extra_allowed = {}, const std::string& owner = "") const {
     if (table_ == nullptr) return;
     for (const auto& [key, node] : *table_) {
       const std::string name(key.str());
       if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
         continue;
       std::vector<std::string> known(known_.begin(), known_.end());
+      const std::string valid = known.empty() ? "[" + section_ + "] takes no keys" +
+                                                    (extra_allowed.empty() ? "" : " besides " + join(extra_allowed)) +
+                                                    (owner.empty() ? "" : " for " + owner)
+                                              : "valid keys in [" + section_ + "]: " + join(known);
       throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name +
-                        "' (valid keys in [" + section_ + "]: " + join(known) + ")");
+                        "' (" + valid + ")");
     }
   }
 
@@ -288,10 +294,30 @@ class KeyDescriber {
     else if (spec.min > -kInf || spec.max < kInf)
       out_ << "  " << (spec.min_exclusive ? "(" : "[") << spec.min << ", " << spec.max
            << (spec.max_exclusive ? ")" : "]");
-    out_ << "  " << spec.description << "\n";
+    out_ << "  default " << default_text(key, value, spec) << "  " << spec.description << "\n";
   }
 
  private:
+  /// The value a key holds when the job does not set it, as TOML would write it ("unset" for an optional key).
+  template <class T>
+  static std::string default_text(const char* key, T& value, const Spec& spec) {
+    toml::table holder;
+    TableWriter writer(holder);
+    writer(key, value, spec);
+    const toml::node* node = holder.get(key);
+    if (node == nullptr) return "unset";
+    if (const auto x = node->value_exact<double>()) {  // the shortest text that reads back as the same double
+      char buffer[32];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, *x).ptr;
+      const std::string text(buffer, end);
+      return text.find_first_of(".eEn") == std::string::npos ? text + ".0" : text;
+    }
+    if (!node->is_array()) return show(*node);
+    std::ostringstream text;
+    text << *node->as_array();
+    return text.str();
+  }
+
   std::ostringstream& out_;
   std::string section_;
 };

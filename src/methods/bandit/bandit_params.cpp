@@ -60,7 +60,7 @@ void visit_bandit(BanditConfig& c, KeyVisitor& v) {
 }
 
 void visit_tuning(TuningConfig& c, KeyVisitor& v) {
-  v("enabled", c.enabled, text("tune the estimator by grid search + k-fold CV before the first round (gbm only)"));
+  v("enabled", c.enabled, text("tune the estimator by grid search + k-fold CV before the first round (gbm and hgb)"));
   v("folds", c.folds, range(2, 100, "k of the k-fold cross-validation"));
   v("period", c.period, range(0, 1e7, "period whose rows are tuned on (0 = the first)"));
   v("shuffle", c.shuffle, text("shuffle rows before cutting folds (false = contiguous folds)"));

@@ -263,6 +263,7 @@ MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const
   r.ranks = run.comm.size();
   r.threads = run.executor.threads();
   r.iterations = static_cast<std::int32_t>(header.cols);
+  r.iteration_unit = "features scored";
   r.stop_reason = "every feature scored";
   r.importance_meaning = "combined";
   r.feature_names = header.feature_names;

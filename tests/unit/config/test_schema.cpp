@@ -143,7 +143,8 @@ BOOST_AUTO_TEST_CASE(a_methods_enum_key_is_parsed_once_dumped_and_described_by_n
   BOOST_TEST(contains(error_of("[method]\nname = \"demo\"\nshape = 3\n"), "method.shape = 3: expected a string"));
   BOOST_TEST(contains(error_of("", {"method.name=demo", "method.shape=cube"}),
                       "--set method.shape = \"cube\" is not one of \"round\", \"square\", \"oval\""));
-  BOOST_TEST(contains(describe_keys(test_catalog()), "method.shape  (\"round\", \"square\", \"oval\")  shape\n"));
+  BOOST_TEST(contains(describe_keys(test_catalog()),
+                      "method.shape  (\"round\", \"square\", \"oval\")  default \"round\"  shape\n"));
 }
 
 // Issue 12 (paper 003): data.knockoffs and the §6.1 designs as data.dgp values.
@@ -264,8 +265,9 @@ BOOST_AUTO_TEST_CASE(a_methods_own_section_is_read_dumped_described_and_checked)
   const std::string keys = describe_keys(sectioned_catalog());
   BOOST_TEST(contains(keys,
                       "[method] name = \"sectioned\"  (no [estimator])  (its sections: [extra])\n[extra]\n"
-                      "  extra.depth  [1, 10]  depth\n  extra.on  on\n  extra.colour  (\"red\", \"blue\")  colour\n"
-                      "  extra.grid  [0, 5]  grid\n  extra.bundles  bundles\n"));
+                      "  extra.depth  [1, 10]  default 3  depth\n  extra.on  default false  on\n"
+                      "  extra.colour  (\"red\", \"blue\")  default unset  colour\n"
+                      "  extra.grid  [0, 5]  default [ 1, 2 ]  grid\n  extra.bundles  default []  bundles\n"));
 }
 
 BOOST_AUTO_TEST_CASE(the_tasks_an_estimator_fits_are_a_column_of_the_list) {
