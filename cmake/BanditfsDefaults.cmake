@@ -10,7 +10,7 @@ function(banditfs_target_defaults target)
   endif()
 endfunction()
 
-# One static library per module of src/ (DESIGN §2); dependencies are explicit so the direction stays visible.
+# One static library per module of src/ (docs/architecture.md); dependencies are explicit so the direction stays visible.
 function(banditfs_add_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(banditfs_${name} STATIC ${ARG_SOURCES})
@@ -34,7 +34,7 @@ function(banditfs_add_unit_test name)
                        ENVIRONMENT "OMP_NUM_THREADS=2;BANDITFS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data")
 endfunction()
 
-# DESIGN §2 / docs/architecture.md: the layers of src/, lowest first. A module may include its own headers and those
+# docs/architecture.md: the layers of src/, lowest first. A module may include its own headers and those
 # of a lower layer, never one of its own layer or above, except the listed peers. Fails the configure step naming
 # the file and the include when a module reaches up (e.g. run/ including output/).
 set(BANDITFS_LAYERS
@@ -78,7 +78,7 @@ function(banditfs_check_layers src_root)
   endforeach()
 endfunction()
 
-# DESIGN §2: only src/dist may include MPI. Fails the configure step if any other source does.
+# Only src/dist may include MPI (docs/architecture.md). Fails the configure step if any other source does.
 function(banditfs_check_no_mpi_outside_dist src_root)
   file(GLOB_RECURSE sources "${src_root}/*.hpp" "${src_root}/*.cpp" "${src_root}/*.h")
   foreach(file IN LISTS sources)

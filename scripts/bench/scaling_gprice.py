@@ -3,7 +3,7 @@
 (paper 000 §4.1, jobs/paper000/friedman1_rf_ttts.toml), run with the local engine for G = bandit.arms_per_round in
 --gs over --seeds, stopping at the first round at which the truth separates (bandit.stop = "truth": every true
 feature has posterior mean >= 0.5 and every noise feature < 0.5). The result does not depend on the rank count
-(DESIGN §3), so one rank is enough. Reports the separating round and the evaluations it took (rounds × G).
+(docs/design.md §1), so one rank is enough. Reports the separating round and the evaluations it took (rounds × G).
 With --budget E it instead runs E / G rounds for each G (the same number of evaluations, bandit.stop = "iterations")
 and reports the final posterior: separated or not, Hamming distance of the selected set to the truth, the smallest
 true and the largest noise posterior mean.

@@ -68,7 +68,7 @@ FeatureSet ranking_of(const MethodResult& result, const std::string& result_path
   return ranking;
 }
 
-/// Gini-RF (paper 001 §7.1 fn 2): a 1000-tree random-forest classifier with scikit-learn's classifier defaults
+/// Gini-RF ([FUSE §7.1] fn 2): a 1000-tree random-forest classifier with scikit-learn's classifier defaults
 /// (⌊√p⌋ columns per split, trees grown until pure), columns by mean decrease in impurity, ties to the lower index.
 FeatureSet gini_rf_ranking(const Dataset& train, std::uint64_t seed, int threads) {
   RandomForestParams params;
@@ -95,7 +95,7 @@ constexpr std::array<std::pair<RankBy, std::string_view>, 2> enum_table(RankBy) 
 }
 
 /// The training rows' own ranking: "gini-rf" (above) or "lasso", the order of entry on the logistic lasso's path
-/// (paper 001 §7.1: glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
+/// ([FUSE §7.1]: glmnet; 100 values of λ down to λ_max/10⁴, glmnet's default ratio when rows outnumber columns).
 FeatureSet ranking_by(const std::string& name, const Dataset& train, std::uint64_t seed, int threads) {
   const auto method = enum_from_name<RankBy>(name);
   if (!method) throw InputError("--rank-by '" + name + "' is not a ranking (gini-rf or lasso)");

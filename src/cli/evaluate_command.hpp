@@ -1,5 +1,5 @@
 #pragma once
-// `banditfs evaluate` (issue 14): a result's ranking — or, with --rank-by, the training rows' Gini-RF importance or
+// `banditfs evaluate`: a result's ranking — or, with --rank-by, the training rows' Gini-RF importance or
 // logistic-lasso entry order — judged by a learner on held-out rows: for each size k the learner is fitted on the
 // training file's top-k columns and its test error and AUC on the test file are written as CSV
 // (size,test_error,test_auc,features). Binary targets.

@@ -1,5 +1,5 @@
 #pragma once
-// The GKX subcommands of the banditfs CLI (issue 5): prepare-gkx builds the monthly stock panel.
+// The GKX subcommands of the banditfs CLI: prepare-gkx builds the monthly stock panel.
 #include <CLI/CLI.hpp>
 #include <functional>
 

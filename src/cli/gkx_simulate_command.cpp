@@ -42,7 +42,7 @@ void check_simulate_options(const CLI::App& simulate, const SimulateKind& kind) 
   for (const char* name : {"--periods", "--binary"})
     if (kind == SimulateKind{Dgp::CmabHte} && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate cmab-hte: ") + name + " does not apply (a log of --n rows, 0/1 rewards)");
-  // madelon-like's own options (issue 14) apply to it alone; it writes one period with a 0/1 label by design.
+  // madelon-like's own options apply to it alone; it writes one period with a 0/1 label by design.
   const bool madelon = kind == SimulateKind{Generator::MadelonLike};
   for (const char* name : {"--informative", "--redundant", "--class-sep", "--flip-y"})
     if (!madelon && simulate.count(name) > 0)
@@ -51,7 +51,7 @@ void check_simulate_options(const CLI::App& simulate, const SimulateKind& kind) 
     if (madelon && simulate.count(name) > 0)
       throw ConfigError(std::string("simulate madelon-like: ") + name +
                         " does not apply (one data set of --n rows, y in {0, 1})");
-  // Only paper 002's Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
+  // Only [FIRST]'s Gaussian-copula designs take a correlation; elsewhere --rho would be silently ignored.
   if (simulate.count("--rho") > 0 && (design == nullptr || !dgp_uses_rho(*design))) {
     throw InputError(detail::concat("simulate ", dgp, ": --rho ", simulate.get_option("--rho")->results().front(),
                                     " does not apply (only ishigami, heavy-tailed and friedman-mod take --rho)"));

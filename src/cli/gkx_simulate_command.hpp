@@ -1,5 +1,5 @@
 #pragma once
-// `banditfs simulate gkx-like --out DIR [--seed S] [--months 120] [--stocks 5000] [--from 2010-01]` (issue 5):
+// `banditfs simulate gkx-like --out DIR [--seed S] [--months 120] [--stocks 5000] [--from 2010-01]`:
 // the options that only the gkx-like stand-in takes, registered on the existing `simulate` subcommand.
 #include <CLI/CLI.hpp>
 #include <array>
@@ -25,7 +25,7 @@ using SimulateKind = std::variant<Dgp, Generator>;
 SimulateKind parse_simulate_kind(const std::string& name);
 
 struct GkxLikeOptions {
-  // Read as doubles so that every bad value (0, 1.5, nan, 1e11) reaches our checks and their messages (issue 11).
+  // Read as doubles so that every bad value (0, 1.5, nan, 1e11) reaches our checks and their messages.
   double months = 120;
   double stocks = 5000;
   std::string from = "2010-01";

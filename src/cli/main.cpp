@@ -1,4 +1,4 @@
-// banditfs command line: run a job, simulate a data set, inspect a result (DESIGN §2 src/cli).
+// banditfs command line: run a job, simulate a data set, inspect a result (docs/architecture.md).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -74,7 +74,7 @@ bool job_file_is_empty(const std::string& path) {
 }
 
 /// Set by SIGTERM / SIGUSR1 (SLURM's warning signals): the run checkpoints at the end of the current round and
-/// exits 0 so the job can be requeued and resumed (DESIGN §7).
+/// exits 0 so the job can be requeued and resumed (docs/design.md §6).
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int signal) {
   g_stop_signal = signal;
@@ -259,7 +259,7 @@ int command_simulate(const SimulateArgs& args, Dgp dgp) {
   return 0;
 }
 
-/// `simulate cmab-hte`: paper 004 §3.1's contextual-bandit log (simulate/cmab_hte.hpp), HDF5 or, for a .csv
+/// `simulate cmab-hte`: [CMAB §3.1]'s contextual-bandit log (simulate/cmab_hte.hpp), HDF5 or, for a .csv
 /// path, CSV; written column block by column block, staged and renamed.
 int command_simulate_cmab_hte(const SimulateArgs& args) {
   if (args.n < 2) throw InputError(detail::concat("simulate cmab-hte: --n ", args.n, " must be at least 2 rows"));
@@ -338,8 +338,8 @@ CLI::App* add_simulate_command(CLI::App& app, SimulateArgs& args, cli::GkxLikeOp
 int dispatch_simulate(const CLI::App& sim, SimulateArgs& args, const cli::GkxLikeOptions& gkx_like) {
   const cli::SimulateKind kind = cli::parse_simulate_kind(args.dgp);
   const auto is = [&kind](auto value) { return kind == cli::SimulateKind{value}; };
-  if (is(Dgp::IshigamiClassic) && sim.count("--p") == 0) args.p = 3;            // paper 002 §3.3's design
-  if (is(Dgp::CmabHte) && sim.count("--p") == 0) args.p = 10;                   // paper 004 §3.1's design
+  if (is(Dgp::IshigamiClassic) && sim.count("--p") == 0) args.p = 3;            // [FIRST §3.3]'s design
+  if (is(Dgp::CmabHte) && sim.count("--p") == 0) args.p = 10;                   // [CMAB §3.1]'s design
   if (is(cli::Generator::MadelonLike) && sim.count("--n") == 0) args.n = 4400;  // 2000 + 600 + 1800 rows
   if (is(cli::Generator::MadelonLike) && sim.count("--p") == 0) args.p = 500;
   cli::check_simulate_options(sim, kind);
@@ -401,8 +401,8 @@ int run_command_line(int argc, char** argv) {
 
   std::unique_ptr<dist::Session> session;
   // Reports a failure once and ends the job: under MPI every rank is aborted (never finalize after a failure on one
-  // rank, DESIGN §7). A worker waits a moment first so that an error every rank hits (a bad job file) is printed
-  // once, by rank 0, whose abort ends the others.
+  // rank, docs/design.md §6). A worker waits a moment first so that an error every rank hits (a bad job file) is
+  // printed once, by rank 0, whose abort ends the others.
   auto fail = [&](const char* kind, const char* what, int code) {
     const bool many = session && session->size() > 1;
     if (many && session->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));

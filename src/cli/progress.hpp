@@ -1,6 +1,6 @@
 #pragma once
-// Progress lines (DESIGN §7): iteration, rate, ETA, the method's progress quantity and selected count, to stderr at a
-// bounded rate. A terminal gets one live line rewritten in place; a batch log (not a TTY) gets plain lines.
+// Progress lines (docs/design.md §6): iteration, rate, ETA, the method's progress quantity and selected count, to
+// stderr at a bounded rate. A terminal gets one live line rewritten in place; a batch log (not a TTY) gets plain lines.
 #include <chrono>
 #include <cstdio>
 

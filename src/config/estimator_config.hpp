@@ -1,8 +1,8 @@
 #pragma once
 // The [estimator] section: the estimator's name plus one parameter struct per estimator, each declaring its keys in
-// its own visit(). Only the keys of the chosen estimator are accepted in a job file (DESIGN §6). Defaults follow the
-// paper's heuristics (paper 000 §4). An estimator is added here (its parameter struct and a line of BFS_ESTIMATORS)
-// and in its own source file under src/estimators/ (its make_<member> factory and the model).
+// its own visit(). Only the keys of the chosen estimator are accepted in a job file (docs/design.md §5). Defaults
+// follow the paper's heuristics ([Wu §4]). An estimator is added here (its parameter struct and a line of
+// BFS_ESTIMATORS) and in its own source file under src/estimators/ (its make_<member> factory and the model).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -16,7 +16,7 @@
 
 namespace bfs {
 
-/// LASSO by coordinate descent on standardised columns (paper 000 §4.2, paper 003 §3.3).
+/// LASSO by coordinate descent on standardised columns ([Wu §4.2], [TVS §3.3]).
 struct LassoParams {
   /// Penalty λ of J(β) = 1/(2n)·||y − Xβ||² + λ||β||₁ on standardised X. Ignored when cv_folds > 0.
   double lambda = 0.1;
@@ -102,7 +102,7 @@ struct GbmParams {
   }
 };
 
-/// hgb's group_split: how the members of a fit group (run.group_size, issue 17 §2) share one fit. The model is the
+/// hgb's group_split: how the members of a fit group (run.group_size) share one fit. The model is the
 /// same either way. Columns: each member builds and scans the histograms of its share of the columns over all rows,
 /// and the members exchange their best splits (≈ 20 bytes per column per node; LightGBM's feature-parallel). Rows:
 /// each member builds every column's histogram over its row blocks and an allreduce sums them (LightGBM's
@@ -112,7 +112,7 @@ constexpr std::array<std::pair<HgbGroupSplit, std::string_view>, 2> enum_table(H
   return {{{HgbGroupSplit::Columns, "columns"}, {HgbGroupSplit::Rows, "rows"}}};
 }
 
-/// Histogram gradient boosting, our own (issue 17; the algorithm of LightGBM and scikit-learn's
+/// Histogram gradient boosting, our own (the algorithm of LightGBM and scikit-learn's
 /// HistGradientBoosting*): leaf-wise growth on binned columns. The keys shared with `gbm` mean the same.
 struct HgbParams {
   double learning_rate = 0.1;
@@ -149,7 +149,7 @@ struct HgbParams {
   }
 };
 
-/// Feed-forward regression network (paper 000 §4.3: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).
+/// Feed-forward regression network ([Wu §4.3]: two hidden layers 64, 32, ReLU, adaptive LR, early stopping).
 struct MlpParams {
   std::vector<int> hidden = {64, 32};
   double learning_rate = 1e-3;  ///< Adam's initial step size
@@ -178,7 +178,7 @@ struct MlpParams {
   }
 };
 
-/// Gaussian-kernel SVM classifier (libsvm's C-SVC; paper 001 §7.1's learner), binary targets only. C and γ are
+/// Gaussian-kernel SVM classifier (libsvm's C-SVC; [FUSE §7.1]'s learner), binary targets only. C and γ are
 /// chosen by k-fold CV on the training rows from C ∈ 2^{−1,1,3,5,7} and γ ∈ 2^{−2,0,2}/d unless set (0 = CV).
 struct SvmParams {
   double c = 0.0;      ///< C; 0 = CV over the grid
@@ -195,10 +195,10 @@ struct SvmParams {
   }
 };
 
-/// BART with the DART prior (estimators/bart.hpp; paper 003 §3.2, §5: the R package BART's wbart defaults with
+/// BART with the DART prior (estimators/bart.hpp; [TVS §3.2, §5]: the R package BART's wbart defaults with
 /// sparse = TRUE). Regression only.
 struct BartParams {
-  int n_estimators = 10;  ///< m trees (paper 003 §5.1–5.2)
+  int n_estimators = 10;  ///< m trees ([TVS §5.1–5.2])
   int sweeps = 1000;      ///< M MCMC sweeps (§6.1: 500 and 1 000)
   int burn = 0;           ///< sweeps 1..burn are left out of predict() and the mean split counts
   double k = 2.0;         ///< τ = (max y − min y) / (2k√m)

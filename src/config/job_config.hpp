@@ -1,5 +1,5 @@
 #pragma once
-// One aggregate struct per job-file section (DESIGN §6). Each field is declared here once with its default; its
+// One aggregate struct per job-file section (docs/design.md §5). Each field is declared here once with its default; its
 // bounds, allowed values and description live next to it in the schema (config/schema.cpp), which drives parsing,
 // validation, --set overrides and the canonical dump stored in results.
 #include <array>
@@ -20,8 +20,8 @@ namespace bfs {
 /// data.source: simulated batches, an HDF5 file in our schema, or a CSV file.
 enum class SourceKind { Simulate, Hdf5, Csv };
 /// data.dgp: the data-generating processes with known truth (simulate/dgp.hpp holds their formulas); friedman1-corr
-/// and forest are paper 003's §6.1 designs, the next four paper 002's (eqs. 16–18 and §3.3).
-/// cmab-hte is not an (X, y) design: it simulates contextual-bandit logs (paper 004 §3.1) for method cmab-scores.
+/// and forest are [TVS]'s §6.1 designs, the next four [FIRST]'s (eqs. 16–18 and §3.3).
+/// cmab-hte is not an (X, y) design: it simulates contextual-bandit logs ([CMAB §3.1]) for method cmab-scores.
 enum class Dgp {
   Friedman1,
   Friedman3,
@@ -36,7 +36,7 @@ enum class Dgp {
   CmabHte
 };
 /// data.knockoffs (data/knockoffs.hpp): no knockoff columns, or second-order Gaussian model-X knockoffs of the
-/// data's columns appended to every loaded period (paper 003 §7.2).
+/// data's columns appended to every loaded period ([TVS §7.2]).
 enum class Knockoffs { None, Gaussian, GaussianSdp };
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
@@ -66,7 +66,7 @@ struct DataConfig {
   Dgp dgp = Dgp::Friedman1;           ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
-  double rho = 0.0;                 ///< simulate: paper 002's copula correlation, Σ_jk = ρ^|j−k|, in [0, 1)
+  double rho = 0.0;                 ///< simulate: [FIRST]'s copula correlation, Σ_jk = ρ^|j−k|, in [0, 1)
   std::uint64_t seed = 0;           ///< simulate: data seed (0 = use run.seed)
   int periods = 1;                  ///< simulate: number of fresh batches (online mode)
   std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly
@@ -78,7 +78,7 @@ struct DataConfig {
   /// Online: cut a data set without periods into batches of this many rows, in row order (0 = off).
   std::int64_t batch_size = 0;
   // Contextual-bandit logs (context, arm served, 0/1 reward), read instead of (X, y) by a method whose description
-  // says logged_data (cmab-scores, paper 004); refused for the others.
+  // says logged_data (cmab-scores, [CMAB]); refused for the others.
   std::string arm;                       ///< CSV: the column of the arm served
   std::string reward;                    ///< CSV: the column of the 0/1 reward
   std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (codes, sorted labels)
@@ -115,7 +115,7 @@ struct RunConfig {
   double progress_seconds = 2.0;
   /// Worker ranks per bandit group (MPI runs): 0 = one group per arm of a round, min(arms_per_round, workers);
   /// N = max(1, min(arms_per_round, workers / N)) groups, so a group of N or more ranks (a node, several nodes)
-  /// evaluates each arm and, with random_forest or hgb, fits it together (issue 17 §2). Results do not depend on it.
+  /// evaluates each arm and, with random_forest or hgb, fits it together. Results do not depend on it.
   int group_size = 0;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
-// The bounds, allowed values and description of one job-file key (DESIGN §6), shared by the schema's own sections
-// (config/detail/schema_sections.hpp) and by the parameter structs of methods (src/methods/*/), so every key of
-// every section — a method's own included — is declared once, with the same helpers.
+// The bounds, allowed values and description of one job-file key (docs/design.md §5), shared by the schema's own
+// sections (config/detail/schema_sections.hpp) and by the parameter structs of methods (src/methods/*/), so every key
+// of every section — a method's own included — is declared once, with the same helpers.
 #include <limits>
 #include <string>
 #include <utility>

@@ -1,5 +1,5 @@
 #pragma once
-// How the schema reaches a method's own keys (issue 10). Methods live in src/methods/, above config/, so the
+// How the schema reaches a method's own keys. Methods live in src/methods/, above config/, so the
 // schema cannot name their parameter structs; instead each method's registry entry supplies a MethodDescription:
 // its name, the job sections it owns, and a factory for its parameter struct, whose keys the schema visits through
 // the type-erased KeyVisitor below — one visit() per method, declared once, as an estimator's keys are

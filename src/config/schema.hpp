@@ -1,5 +1,5 @@
 #pragma once
-// The job-file schema (DESIGN §6): every key of every section, declared once with its bounds and description.
+// The job-file schema (docs/design.md §5): every key of every section, declared once with its bounds and description.
 // The same declarations drive TOML parsing (unknown key / wrong type / out of range ⇒ ConfigError naming the key),
 // --set overrides, and the canonical dump stored in result.h5 and hashed for checkpoints.
 #include <string>

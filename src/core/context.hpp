@@ -1,5 +1,5 @@
 #pragma once
-// The run context passed by reference instead of global state (DESIGN §9).
+// The run context passed by reference instead of global state (docs/design.md §9).
 #include <spdlog/logger.h>
 
 #include <cstdint>
@@ -9,7 +9,7 @@ namespace bfs {
 
 struct Context {
   std::uint64_t seed = 0;
-  /// Threads an estimator or the importance pass may use. Results never depend on it (DESIGN §3).
+  /// Threads an estimator or the importance pass may use. Results never depend on it (docs/design.md §1).
   int threads = 1;
   std::shared_ptr<spdlog::logger> log;
 };

@@ -1,6 +1,6 @@
 #pragma once
-// Typed exceptions (DESIGN §7): every message names the input (file, key, value) and what is wrong. `main` catches
-// them, prints one line and exits non-zero.
+// Typed exceptions (docs/design.md §6): every message names the input (file, key, value) and what is wrong. `main`
+// catches them, prints one line and exits non-zero.
 #include <sstream>
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic random streams (DESIGN §3). Every draw in banditfs comes from a stream derived from
+// Deterministic random streams (docs/design.md §1). Every draw in banditfs comes from a stream derived from
 // (run seed, round, arm slot, purpose[, feature]) — never from a rank or thread id — so results are bit-identical
 // for any number of ranks, groups or threads, and a resumed run equals an uninterrupted one.
 //

@@ -1,5 +1,5 @@
 // Rng::normals_from_prefix: a period's noise columns (25 M draws a month at the empirical study's scale), each entry
-// from its own stream and bit for bit Rng::normal()'s value (issue 17 §3: loading a month must hide behind the
+// from its own stream and bit for bit Rng::normal()'s value (loading a month must hide behind the
 // rounds, and the result must not change by a bit).
 //
 // The AVX-512 path runs eight streams at once (rng_normals_avx2.cpp four, on CPUs with AVX2 only): SplitMix64 seeding

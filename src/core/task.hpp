@@ -1,6 +1,6 @@
 #pragma once
-// What is being learned (DESIGN §4 "Task"): a regression target or a binary one, and the out-of-sample metric that
-// scores a fit. Both are decided once, at the config boundary (data.task, reward.metric), and everything below
+// What is being learned (docs/design.md §3 "Task"): a regression target or a binary one, and the out-of-sample metric
+// that scores a fit. Both are decided once, at the config boundary (data.task, reward.metric), and everything below
 // follows them: estimators fit in regression or classification mode, importance measures the drop in the metric.
 #include <array>
 #include <string_view>

@@ -1,12 +1,12 @@
 #pragma once
-// Shared aliases: the data matrix layout (row-major float, DESIGN §2) and feature-id containers.
+// Shared aliases: the data matrix layout (row-major float, docs/design.md §4) and feature-id containers.
 #include <Eigen/Core>
 #include <cstdint>
 #include <vector>
 
 namespace bfs {
 
-/// Design matrix: rows are observations, columns features. Row-major float as in the HDF5 schema (DESIGN §5),
+/// Design matrix: rows are observations, columns features. Row-major float as in the HDF5 schema (docs/design.md §4),
 /// so one observation (and one HDF5 row chunk) is contiguous.
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 /// Targets, predictions and any per-row double quantity.

@@ -1,5 +1,5 @@
 #pragma once
-// Online batches cut from data in memory (paper 003 §5.2), as DataSource wrappers:
+// Online batches cut from data in memory ([TVS §5.2]), as DataSource wrappers:
 //  - data.batch_size = s: a source without periods becomes ⌈n/s⌉ batches of s rows in row order (the last one holds
 //    the remainder); period k is rows [k·s, min((k + 1)·s, n)).
 //  - bandit.rebatch = "bootstrap": "performing multiple passes through the data after bootstrapping the entire

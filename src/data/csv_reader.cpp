@@ -1,6 +1,6 @@
-// CSV input (DESIGN §5): a header row, comma-separated numeric cells, one target column by name. Only the target
-// and the chosen feature columns are parsed, so a CSV may carry non-numeric columns (ids, dates) that are not used.
-// Errors name the file, the 1-based line and the column.
+// CSV input (docs/design.md §4): a header row, comma-separated numeric cells, one target column by name. Only the
+// target and the chosen feature columns are parsed, so a CSV may carry non-numeric columns (ids, dates) that are not
+// used. Errors name the file, the 1-based line and the column.
 #include "data/csv_reader.hpp"
 
 #include <charconv>

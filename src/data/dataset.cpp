@@ -1,4 +1,4 @@
-// Dataset checks and helpers (DESIGN §5). Every reader ends in validate_dataset so bad input fails early with a
+// Dataset checks and helpers (docs/design.md §4). Every reader ends in validate_dataset so bad input fails early with a
 // message naming the origin (file or simulator) and what is wrong.
 #include "data/dataset.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// In-memory data set and the checks every reader applies (DESIGN §5). Readers live in hdf5_io / csv_reader;
+// In-memory data set and the checks every reader applies (docs/design.md §4). Readers live in hdf5_io / csv_reader;
 // data sources for the methods (offline, panels read one period at a time, simulated batches) in source.hpp.
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-// The HDF5 input schema (DESIGN §5), through the HDF5 C API. HDF5's own error printing is silenced and every
+// The HDF5 input schema (docs/design.md §4), through the HDF5 C API. HDF5's own error printing is silenced and every
 // failure becomes an InputError naming the file and dataset (the hardened reading helpers are shared with the log
 // reader in detail/h5_read.hpp). Handles are owned by a small RAII wrapper so an exception never leaks an open file.
 // The serial HDF5 library is not thread-safe: all calls here hold detail::hdf5_mutex().

@@ -1,6 +1,6 @@
 #pragma once
-// The HDF5 input schema (DESIGN §5): /X float32 [n, p] chunked by rows; /y float64 [n]; /feature_names strings [p];
-// optional /period int32 [n] sorted with /period_offsets int64 [periods+1]; optional /truth int32.
+// The HDF5 input schema (docs/design.md §4): /X float32 [n, p] chunked by rows; /y float64 [n]; /feature_names strings
+// [p]; optional /period int32 [n] sorted with /period_offsets int64 [periods+1]; optional /truth int32.
 #include <string>
 
 #include "data/dataset.hpp"
@@ -31,7 +31,7 @@ Dataset read_hdf5(const std::string& path);
 /// Writes `data` in the schema, atomically (path.tmp + rename). Periods written when period_offsets is set.
 void write_hdf5(const Dataset& data, const std::string& path);
 
-/// Call once, first thing in main, before any other HDF5 call (issue 11): HDF5 then registers no exit-time cleanup.
+/// Call once, first thing in main, before any other HDF5 call: HDF5 then registers no exit-time cleanup.
 /// Every file banditfs writes is closed explicitly, with its result checked; a file whose close failed (a full disk,
 /// a file-size limit) stays half-closed inside HDF5, and the library's atexit handler would try to close it again
 /// and crash (SIGSEGV after the error message). Without the handler the process ends with the message and exit 1.

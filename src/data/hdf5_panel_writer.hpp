@@ -1,9 +1,9 @@
 #pragma once
-// Streaming writer of a panel in the HDF5 input schema (DESIGN §5): /X float32 [n, p] chunked by rows, /y float64
-// [n], /feature_names, /period int32 [n] (sorted labels), /period_offsets int64 [periods + 1] and /period_labels
-// int32 [periods]. Periods are appended one at a time to extendible datasets, so a panel larger than memory can be
-// written; the file is readable by read_hdf5_header / make_hdf5_source. Atomic: everything goes to `path.tmp`,
-// which finish() renames to `path`; a writer destroyed before finish() (an exception) removes the tmp file.
+// Streaming writer of a panel in the HDF5 input schema (docs/design.md §4): /X float32 [n, p] chunked by rows, /y
+// float64 [n], /feature_names, /period int32 [n] (sorted labels), /period_offsets int64 [periods + 1] and
+// /period_labels int32 [periods]. Periods are appended one at a time to extendible datasets, so a panel larger than
+// memory can be written; the file is readable by read_hdf5_header / make_hdf5_source. Atomic: everything goes to
+// `path.tmp`, which finish() renames to `path`; a writer destroyed before finish() (an exception) removes the tmp file.
 // Single-threaded use only (the serial HDF5 library is not thread-safe).
 #include <cstdint>
 #include <memory>

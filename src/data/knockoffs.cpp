@@ -1,4 +1,4 @@
-// Second-order Gaussian model-X knockoffs, equicorrelated or SDP construction (paper 003 §7.2); see knockoffs.hpp.
+// Second-order Gaussian model-X knockoffs, equicorrelated or SDP construction ([TVS §7.2]); see knockoffs.hpp.
 #include "data/knockoffs.hpp"
 
 #include <Eigen/Eigenvalues>

@@ -1,5 +1,5 @@
 #pragma once
-// Second-order Gaussian model-X knockoffs (Candès, Fan, Janson & Lv 2018), data.knockoffs = "gaussian": paper 003
+// Second-order Gaussian model-X knockoffs (Candès, Fan, Janson & Lv 2018), data.knockoffs = "gaussian": [TVS]
 // §7.2 adds to the marketing data "227 normally distributed knockoffs ... generated using create.second_order ...
 // using a Gaussian distribution with the same mean and covariance structure", and reads a knockoff's inclusion
 // probability as a null feature's.

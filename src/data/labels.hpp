@@ -1,11 +1,11 @@
 #pragma once
-// Binary targets at the data boundary (DESIGN §4 "Task"). A binary job's y must hold exactly two distinct values;
-// they become 0/1 here, once, so estimators, metrics and results only ever see 0/1: {0,1} is kept, {−1,1} maps to
-// {0,1}, any other pair needs data.positive_label (that value → 1, the other → 0). Regression leaves y untouched.
+// Binary targets at the data boundary (docs/design.md §3 "Task"). A binary job's y must hold exactly two distinct
+// values; they become 0/1 here, once, so estimators, metrics and results only ever see 0/1: {0,1} is kept, {−1,1} maps
+// to {0,1}, any other pair needs data.positive_label (that value → 1, the other → 0). Regression leaves y untouched.
 //
 // Sources validate over ALL rows of y when they open (an online panel reads /y once: it is small), so every period
 // uses one mapping, a period holding a single class is fine, and a bad target fails before any output is written.
-// data/ sits beside config/ (DESIGN §2), so the [data] keys arrive as this small struct, not DataConfig.
+// data/ sits beside config/ (docs/architecture.md), so the [data] keys arrive as this small struct, not DataConfig.
 #include <optional>
 #include <span>
 #include <string>

@@ -1,4 +1,4 @@
-// Contextual-bandit logs (issue 15 "Logged data"): the header checks every source passes, the in-memory source
+// Contextual-bandit logs: the header checks every source passes, the in-memory source
 // (what the CSV reader returns), the CSV writer and the helpers the readers share. The HDF5 side is in
 // logged_data_hdf5.cpp, the CSV reader in logged_data_csv.cpp.
 #include "data/logged_data.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Contextual-bandit logs (issue 15 "Logged data"; paper 004 §2): per row a context x (p features), the arm served
+// Contextual-bandit logs ([CMAB §2]): per row a context x (p features), the arm served
 // and a 0/1 reward. Sources hand out column blocks on demand, so a method holds O(rows × block) of X, never all of
 // it (the benchmark log is n = 10⁶, p = 1000: 4 GB).
 //

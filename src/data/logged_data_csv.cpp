@@ -1,4 +1,4 @@
-// A CSV contextual-bandit log (issue 15 "Logged data"), read in two streaming passes: the first finds which feature
+// A CSV contextual-bandit log, read in two streaming passes: the first finds which feature
 // columns are numeric (a column is categorical when a non-missing cell is not a number, or when data.categorical
 // names it), the second parses the values into a column-major X with every error naming the file, line and column.
 // Categorical codes follow the sorted labels (detail::sort_labels), so they do not depend on the row order.

@@ -1,4 +1,4 @@
-// HDF5 contextual-bandit logs (issue 15 "Logged data"; the layout is in logged_data.hpp). The header (arms, rewards,
+// HDF5 contextual-bandit logs (the layout is in logged_data.hpp). The header (arms, rewards,
 // names, flags) is read and checked at open; X is read one column block at a time, in row strips, so memory holds
 // the block and one strip, never all of X. The writer streams blocks of 64 columns the same way. HDF5 calls hold
 // detail::hdf5_mutex() (the serial library is not thread-safe; the panel reader in hdf5_io.cpp holds the same one) and
@@ -39,7 +39,7 @@ using detail::h5_read_1d;
 using detail::h5_read_strings;
 using detail::h5_write_1d;
 
-/// The issue's chunk shape: 65 536 rows × 64 columns (a block of 64 columns is whole chunks).
+/// The specification's chunk shape: 65 536 rows × 64 columns (a block of 64 columns is whole chunks).
 constexpr hsize_t kChunkRows = 65536;
 constexpr hsize_t kChunkCols = 64;
 /// A read strip holds at most this many values (16 MiB of floats) besides the block itself.

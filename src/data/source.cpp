@@ -1,5 +1,5 @@
-// Data sources for the methods (DESIGN §5): an in-memory data set and an HDF5 file read one period at a time, both
-// with optional N(0,1) noise features appended on the fly.
+// Data sources for the methods (docs/design.md §4): an in-memory data set and an HDF5 file read one period at a time,
+// both with optional N(0,1) noise features appended on the fly.
 //
 // Noise entry (row, j) is drawn from its own stream (seed, period, row, Noise, j), so any block of rows gives the
 // same values as the whole. Memory and HDF5 sources pass period 0 and the row's index in the full data set: a noise

@@ -1,5 +1,5 @@
 #pragma once
-// What a method runs on (issue 10): the job's communicator and executor, built from the session. Under MPI the
+// What a method runs on: the job's communicator and executor, built from the session. Under MPI the
 // communicator moves bytes over Boost.MPI and the executor gives each rank a contiguous block of tasks, run on its
 // threads, then allgathers; without MPI they are SoloComm and LocalExecutor. No MPI header here, and no method is
 // named: the CLI passes these to whatever method the job names.

@@ -1,6 +1,6 @@
 #pragma once
-// The MPI session of one banditfs process (DESIGN §2: MPI lives only in src/dist/). MPI is initialised only when
-// the process was started by an MPI launcher (mpirun / mpiexec / srun with PMIx), so a plain `banditfs run` on a
+// The MPI session of one banditfs process (MPI lives only in src/dist/: docs/architecture.md). MPI is initialised only
+// when the process was started by an MPI launcher (mpirun / mpiexec / srun with PMIx), so a plain `banditfs run` on a
 // laptop or a login node never touches MPI. This header includes no MPI header: the CLI uses it as is.
 #include <cstdlib>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // BART (Chipman, George & McCulloch 2010, "BART: Bayesian additive regression trees", AoAS 4:266–298) with the
-// DART sparsity prior (Linero 2018, JASA 113:626–636): the R package BART's wbart sampler and defaults, as paper 003
+// DART sparsity prior (Linero 2018, JASA 113:626–636): the R package BART's wbart sampler and defaults, as [TVS]
 // ran it (§3.2, §5.1 Fig. 1, §5.2: `sparse = TRUE`). Debian ships no BART, so this is our own code.
 //
 // Prior (the package's defaults, BartParams):
@@ -30,7 +30,7 @@
 // keeps a degenerate cut, which a later step removes); both propose only splits the prior allows.
 //
 // predict(): ȳ + the mean over sweeps > burn of the sum of the m trees. split_counts(): per column, the number of
-// splits in the last sweep's forest and its mean over sweeps > burn (paper 003 eqs. 9–10 read these).
+// splits in the last sweep's forest and its mean over sweeps > burn ([TVS eqs. 9–10] read these).
 // All draws come from Rng::stream(seed, 0, 0, Fit) (FitOptions::seed is the evaluation's stream key); the sampler
 // is sequential, so the thread count cannot change a model.
 #include <cstdint>
@@ -96,7 +96,7 @@ struct SamplerOptions {
 };
 
 /// The kept trees in one arena: each tree in preorder from its root (a node's left child is the next node), tree
-/// after tree. A fit keeps M·m trees (10⁴ in paper 003's runs) and TVS's rewards read only the split counts, so the
+/// after tree. A fit keeps M·m trees (10⁴ in [TVS]'s runs) and TVS's rewards read only the split counts, so the
 /// trees stay here, 16 bytes a node and two allocations in all, and become a TreeEnsemble (six arrays a tree) only
 /// when something predicts or serializes (to_flat_trees).
 struct KeptTrees {

@@ -1,5 +1,5 @@
 #pragma once
-// The base-estimator interface (DESIGN §4): fit on the train rows × super-arm columns, predict, serialize.
+// The base-estimator interface (docs/design.md §3): fit on the train rows × super-arm columns, predict, serialize.
 // Optional structure hooks expose what the exact importance fast paths and the lasso-nonzero reward need.
 #include <cstdint>
 #include <memory>
@@ -32,7 +32,7 @@ struct FitOrigin {
   std::span<const FeatureId> columns;
 };
 
-/// The processes that fit one model together (issue 17 §2, "one arm's fit split across a group"): each member calls
+/// The processes that fit one model together: each member calls
 /// fit() with the same data and options, does its share of the work, and these collectives combine the shares, so
 /// every member returns the same model — bit-identical to a fit by one process. Implemented above this layer on the
 /// methods' communicator (methods/fit_group.hpp); estimators never see MPI.
@@ -112,7 +112,7 @@ struct FirstLayer {
 };
 
 /// Splits per input column of a sampled tree ensemble: in the last sweep's forest, and the mean over the kept sweeps
-/// (paper 003 eqs. 9 and 10 read these).
+/// ([TVS eqs. 9 and 10] read these).
 struct SplitCounts {
   std::vector<double> last;
   std::vector<double> mean;

@@ -1,4 +1,4 @@
-// Histogram gradient boosting, our own (issue 17): the algorithm of LightGBM (Ke et al. 2017, "LightGBM: A Highly
+// Histogram gradient boosting, our own: the algorithm of LightGBM (Ke et al. 2017, "LightGBM: A Highly
 // Efficient Gradient Boosting Decision Tree", §2: histograms, leaf-wise growth, the sibling's histogram by
 // subtraction) with the conventions of scikit-learn's HistGradientBoostingRegressor / Classifier (binning, gain,
 // leaf values: detail/hgb_binning.hpp, detail/hgb_tree.hpp).

@@ -56,7 +56,7 @@ class LassoModel final : public Model {
 std::vector<double> lasso_lambda_path(const Matrix& X, const Vector& y, int n_lambdas, double lambda_min_ratio);
 
 /// Binary targets (0/1): the columns in the order they first enter the logistic lasso's warm-started path
-/// (params.n_lambdas values from λ_max down to λ_max·params.lambda_min_ratio, glmnet's early end) — paper 001
+/// (params.n_lambdas values from λ_max down to λ_max·params.lambda_min_ratio, glmnet's early end) — [FUSE]
 /// §7.1's Lasso ranking (glmnet). Columns entering at the same λ: larger |β| (standardised) first, then lower index;
 /// columns that never enter come last, by index. InputError when y has one class.
 std::vector<Index> logistic_lasso_entry_order(const LassoParams& params, const Matrix& X, const Vector& y);

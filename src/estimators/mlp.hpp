@@ -1,5 +1,5 @@
 #pragma once
-// Feed-forward regression network (paper 000 §4.3: hidden layers 64, 32, ReLU, adaptive learning rate, early
+// Feed-forward regression network ([Wu §4.3]: hidden layers 64, 32, ReLU, adaptive learning rate, early
 // stopping), trained with Adam (Kingma & Ba 2015, "Adam: A method for stochastic optimization", ICLR) on
 // standardised inputs and target, in double precision on Eigen. Initialisation, loss and L2 penalty follow
 // scikit-learn's MLPRegressor so the paper's settings carry over. With Task::Binary (0/1 targets) it is

@@ -34,11 +34,11 @@
 // Rng::stream(seed, t, 0, Fit), so the forest is bit-identical for any thread count; the forest-fingerprint unit test
 // pins the trees to those of the plain builder.
 //
-// A fit group (FitOptions::group, issue 17 §2: the ranks of a bandit group fitting one arm) shares out the trees:
+// A fit group (FitOptions::group: the ranks of a bandit group fitting one arm) shares out the trees:
 // member r grows the r-th contiguous block and the members allgather their blocks. Tree t's stream does not depend on
 // who grows it, so every member ends with the forest a single fit grows (tests/mpi/test_fit_group.cpp).
 //
-// Mean decrease in impurity (Breiman's Gini importance, scikit-learn's feature_importances_; paper 001 §7.1's
+// Mean decrease in impurity (Breiman's Gini importance, scikit-learn's feature_importances_; [FUSE §7.1]'s
 // Gini-RF ranking): a split's weighted decrease W·I − W_L·I_L − W_R·I_R is (S_L²/W_L + S_R²/W_R) − S²/W for squared
 // error, twice that for Gini — the split's scan value minus the node's, so it costs one subtraction per split. Each
 // tree's decreases are normalised to sum 1 (a tree without splits counts as zeros), then averaged over the trees and
@@ -139,7 +139,7 @@ class RandomForest final : public Estimator {
         std::clamp(static_cast<int>(std::floor(params_.max_features * static_cast<double>(p))), 1, static_cast<int>(p));
 
     // 4-byte sorted-column entries when the row indices fit in 16 bits (forest_builder.hpp).
-    // In a fit group (issue 17 §2) each member grows its share of the trees and the members exchange them.
+    // In a fit group each member grows its share of the trees and the members exchange them.
     const FitGroup* group = sharing_group(options);
     const auto [first, last] =
         group ? contiguous_share(static_cast<std::size_t>(params_.n_estimators), group->rank(), group->size())

@@ -1,4 +1,4 @@
-// The svm estimator (issue 14; paper 001 §7.1's learner): a Gaussian-kernel C-SVC trained by Debian's libsvm
+// The svm estimator ([FUSE §7.1]'s learner): a Gaussian-kernel C-SVC trained by Debian's libsvm
 // (Chang & Lin 2011, LIBSVM: a library for support vector machines, ACM TIST 2(3)), binary targets only.
 //
 //  - Columns are standardised on the training rows (mean, population sd; a constant column maps to 0), as paper

@@ -1,7 +1,7 @@
 #pragma once
 // Shared helpers for flat-array tree ensembles (estimator.hpp's FlatTree / TreeEnsemble): batch prediction, a
 // compact binary encoding, and structural checks. The random forest stores its model in this form directly; the
-// GBM converts XGBoost's trees into it for the importance fast paths (DESIGN §4).
+// GBM converts XGBoost's trees into it for the importance fast paths (docs/design.md §3).
 #include <cmath>
 #include <cstdint>
 #include <string>

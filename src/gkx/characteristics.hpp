@@ -5,10 +5,10 @@
 // and other numeric columns are reported, see prepare.hpp); simulate gkx-like writes them; a panel's characteristic
 // columns are in this order.
 //
-// Order: alphabetical, except `secured`, which sits at position 42. Issue 11 corrected two names that the
-// datashare file does not have (`ipo` at 42 and `salerev` at 81) to the two it has (`secured`, `salerec`); each new
-// name took the old one's position, so the panels of earlier versions keep their column positions (and
-// `simulate gkx-like` its values: see detail/simulate_gkx_table.hpp).
+// Order: alphabetical, except `secured`, which sits at position 42. `secured` and `salerec` stand where two names
+// the datashare file does not have stood (`ipo` at 42 and `salerev` at 81); each took the other's position, so the
+// panels of earlier versions keep their column positions (and `simulate gkx-like` its values: see
+// detail/simulate_gkx_table.hpp).
 #include <array>
 #include <cstddef>
 #include <string_view>

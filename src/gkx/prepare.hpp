@@ -1,10 +1,10 @@
 #pragma once
-// prepare-gkx (issue 5): turns the Gu–Kelly–Xiu (2020) characteristics CSV, CRSP monthly returns and a risk-free
-// rate into the HDF5 panel of DESIGN §5 — one period per month, rows sorted by permno, y = excess return, X = the
-// rank-transformed characteristics [+ 8 Welch–Goyal macro predictors] + sic2 one-hot dummies. The characteristics
+// prepare-gkx: turns the Gu–Kelly–Xiu (2020) characteristics CSV, CRSP monthly returns and a risk-free
+// rate into the HDF5 panel of docs/design.md §4 — one period per month, rows sorted by permno, y = excess return, X =
+// the rank-transformed characteristics [+ 8 Welch–Goyal macro predictors] + sic2 one-hot dummies. The characteristics
 // are the numeric columns of the file other than permno, DATE, sic2 and the same-month CRSP columns (RET, prc,
 // SHROUT, mve0): the standard 94 of kCharacteristics that are present (in that order), then any other numeric
-// columns (in header order); missing standard names and other columns are reported (issue 11), and `strict`
+// columns (in header order); missing standard names and other columns are reported, and `strict`
 // refuses a file without all 94. The
 // characteristics file is streamed; the in-range rows are held in memory up to a budget and spilled to per-month
 // temp files beyond it. See docs/empirical-study.md, "Preparing the panel".

@@ -1,5 +1,5 @@
 #pragma once
-// `banditfs simulate gkx-like` (issue 5): a full-scale stand-in for the Gu–Kelly–Xiu (2020) panel with a known,
+// `banditfs simulate gkx-like`: a full-scale stand-in for the Gu–Kelly–Xiu (2020) panel with a known,
 // planted signal, written as GKX-style CSVs so that `prepare-gkx` is exercised end to end.
 //
 // Each month t a universe of ~`stocks` firms (entry and exit, so the count varies) carries the 94 characteristics

@@ -1,5 +1,5 @@
 #pragma once
-// Exact fast paths of permutation importance (paper 000 Algorithm 3; issue 4, DESIGN §4). Each one uses the same
+// Exact fast paths of permutation importance ([Wu Alg. 3], docs/design.md §3). Each one uses the same
 // permutations as the general path (importance_permutations) and the same R² arithmetic, and only avoids
 // re-predicting what a permutation cannot change:
 //

@@ -1,5 +1,6 @@
 #pragma once
-// Out-of-sample metrics (DESIGN §4 "Task"). Binary metrics take 0/1 labels y and predicted probabilities P(y = 1).
+// Out-of-sample metrics (docs/design.md §3 "Task"). Binary metrics take 0/1 labels y and predicted probabilities P(y =
+// 1).
 #include "core/task.hpp"
 #include "core/types.hpp"
 
@@ -23,7 +24,7 @@ double accuracy_score(const Vector& y, const Vector& p_hat, Index offset = 0);
 /// The metric's value on y and the segment of y_hat at offset.
 double metric_score(Metric metric, const Vector& y, const Vector& y_hat, Index offset = 0);
 /// Skill lost from `baseline` to `permuted`: baseline − permuted, or permuted − baseline for log-loss (a loss).
-/// Permutation importance is the mean of this over repeats (paper 000 Algorithm 3 with R² in place of the metric).
+/// Permutation importance is the mean of this over repeats ([Wu Alg. 3] with R² in place of the metric).
 inline double metric_drop(Metric metric, double baseline, double permuted) {
   return metric == Metric::LogLoss ? permuted - baseline : baseline - permuted;
 }

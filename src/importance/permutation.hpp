@@ -1,5 +1,5 @@
 #pragma once
-// Permutation importance, paper 000 Algorithm 3: π_k = (1/B) Σ_b [R²(y, M(D_out)) − R²(y, M(D_out with feature k
+// Permutation importance, [Wu Alg. 3]: π_k = (1/B) Σ_b [R²(y, M(D_out)) − R²(y, M(D_out with feature k
 // permuted))], with R² replaced by the request's metric for binary targets (the drop in AUC or accuracy, the rise
 // in log-loss; importance/metrics.hpp metric_drop). A group of columns (a bundle of correlated features) is permuted
 // together with one row permutation.

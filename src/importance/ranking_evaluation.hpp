@@ -1,5 +1,5 @@
 #pragma once
-// A feature ranking judged by a learner (issue 14, paper 001 §7.1 and Fig. 2): for each size k, the learner is fitted
+// A feature ranking judged by a learner ([FUSE §7.1] and Fig. 2): for each size k, the learner is fitted
 // on the training rows' top-k columns and scored on the test rows — the test error rate (P̂(y = 1) > 0.5 is class 1,
 // importance/metrics.hpp accuracy) and the AUC. Binary targets (0/1) only.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Exact permutation importance for tree ensembles (paper 000 Algorithm 3; see fast_paths.hpp).
+// Exact permutation importance for tree ensembles ([Wu Alg. 3]; see fast_paths.hpp).
 //
 // Once per arm: a compact copy of the trees, the leaf value of every (test row, tree) and, per column c, the list of
 // (row, tree, node, direction taken) for every node on the row's original path that splits on c, sorted by (row,

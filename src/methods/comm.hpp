@@ -1,5 +1,5 @@
 #pragma once
-// The communicator a method's own protocol runs on (issue 10): byte strings only, so methods never include MPI.
+// The communicator a method's own protocol runs on: byte strings only, so methods never include MPI.
 // src/dist/ implements it on Boost.MPI; SoloComm is the one-rank communicator of a run without MPI. The bandit's
 // coordinator/worker protocol (methods/bandit/protocol.cpp) is written against this interface.
 #include <cstdint>
@@ -22,7 +22,7 @@ class Comm {
   /// Every rank's byte string on every rank, in rank order.
   virtual std::vector<std::string> allgather(const std::string& bytes) const = 0;
   /// values ← the element-wise sum of every rank's values, on every rank (the same length everywhere). Integer
-  /// sums do not depend on the order the ranks' values are added in (issue 17 §2: hgb's histograms).
+  /// sums do not depend on the order the ranks' values are added in (hgb's histograms).
   virtual void allreduce_sum(std::span<std::int64_t> values) const = 0;
   /// Collective: the ranks with the same `colour` form a new communicator (ranks ordered as here).
   virtual std::unique_ptr<Comm> split(int colour) const = 0;

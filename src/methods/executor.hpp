@@ -1,5 +1,5 @@
 #pragma once
-// The Executor (issue 10, DESIGN §4) for methods that are many independent evaluations (FIRST's forward-step
+// The Executor (docs/design.md §3) for methods that are many independent evaluations (FIRST's forward-step
 // candidates, NANNE's leave-one-out estimates, ...): map(n, task) returns the n results in task order, on every
 // rank. LocalExecutor runs the tasks on threads; under MPI (src/dist/, dist::MpiExecutor) each rank takes a
 // contiguous block of tasks — on its own threads — and the blocks are allgathered. A task must draw its random

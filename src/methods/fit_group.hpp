@@ -1,6 +1,6 @@
 #pragma once
 // The estimators' FitGroup (estimators/estimator.hpp) on a method's communicator: the members of a bandit group fit
-// one arm's model together (issue 17 §2). Counts the bytes this member contributes, for run.json's bytes_sent.
+// one arm's model together. Counts the bytes this member contributes, for run.json's bytes_sent.
 #include <string>
 #include <vector>
 

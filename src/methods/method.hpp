@@ -1,5 +1,5 @@
 #pragma once
-// A method (issue 10, DESIGN §4 "Method"): the bandit of paper 000, FIRST, FUSE, ... Each lives in its own folder
+// A method (docs/design.md §3 "Method"): the bandit of [Wu], FIRST, FUSE, ... Each lives in its own folder
 // under src/methods/ behind this interface and is listed once in methods/registry.cpp. The CLI finds a method by
 // name and calls run() on every rank; dist/ supplies the Comm and the Executor and never names a method.
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// The method-neutral result (issue 10, DESIGN §4 "Result"): what every method returns and the only thing the
+// The method-neutral result (docs/design.md §3 "Result"): what every method returns and the only thing the
 // writers read (result.h5, summary.csv, run.json, `inspect`, the plot scripts), so a new method gets every output
 // for free.
 //

@@ -1,6 +1,6 @@
 // result.h5 reader: everything write_result_h5 wrote (the layout in output/result_io.hpp), and the bandit's result
-// files from before issue 10 (/posterior_mean, /alpha, /beta at the root) as method "bandit". Errors are InputError
-// naming the file and the missing or malformed dataset / attribute.
+// files of the earlier bandit-only layout (/posterior_mean, /alpha, /beta at the root) as method "bandit". Errors are
+// InputError naming the file and the missing or malformed dataset / attribute.
 #include <hdf5.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// result.h5 writer (DESIGN §5, issue 10's layout rule in methods/result.hpp): the method-neutral datasets at the
+// result.h5 writer (docs/design.md §4; the layout rule in methods/result.hpp): the method-neutral datasets at the
 // root, the method's own datasets and facts in group /<method>. Datasets hold only deterministic quantities and object
 // time tracking is off, so identical results give byte-identical datasets; timings are root attributes only.
 #include <hdf5.h>

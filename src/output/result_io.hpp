@@ -1,5 +1,5 @@
 #pragma once
-// Writing and reading a run's outputs (DESIGN §5) from the method-neutral result (methods/result.hpp, issue 10):
+// Writing and reading a run's outputs (docs/design.md §4) from the method-neutral result (methods/result.hpp):
 // result.h5, summary.csv, run.json and `inspect` read only a MethodResult, so every method gets every output. Every
 // writer is atomic: it writes `path.tmp` and renames, so a failed run never leaves a half-written file under the final
 // name. (The bandit's checkpoint, RunResult's HDF5 form, is the bandit's own: methods/bandit/run_result_h5.hpp.)
@@ -30,7 +30,7 @@ void write_result_h5(const MethodResult& r, const std::string& path);
 /// Reads a result.h5 back: everything write_result_h5 wrote (own datasets with their dtype and shape — a 1-D dataset
 /// comes back with an empty shape —, facts: string attributes as strings, floats as double, integers as int64; timings
 /// = the root attributes named "*_seconds" (wall_seconds first, then alphabetical) and "bytes_sent"). A file of the
-/// layout before issue 10 (/posterior_mean, /alpha, /beta at the root) reads as method "bandit" with importance =
+/// bandit-only layout (/posterior_mean, /alpha, /beta at the root) reads as method "bandit" with importance =
 /// /posterior_mean and alpha, beta, iteration_period, evaluations/*, tuning/* as its own datasets. InputError naming
 /// the file for a missing file, a file that is not HDF5 or a missing dataset.
 MethodResult read_result_h5(const std::string& path);

@@ -1,5 +1,5 @@
 #pragma once
-// The output directory of one run (issue 11): nothing lost, nothing mixed.
+// The output directory of one run: nothing lost, nothing mixed.
 //  * A run holds an exclusive lock on the directory (flock on OUT/.banditfs.lock) for its lifetime; a second run
 //    into the same directory is refused with a message naming the holder (pid, host, start, job).
 //  * result.h5, summary.csv and run.json are written as a set: all three are staged first — a failure leaves the

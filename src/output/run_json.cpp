@@ -1,6 +1,6 @@
-// run.json: the machine-readable manifest of a run (DESIGN §5), from the method-neutral result. Keys keep insertion
-// order so the file reads top-down: identity, run facts, selection, timings, metrics, the method's own object, top
-// features.
+// run.json: the machine-readable manifest of a run (docs/design.md §4), from the method-neutral result. Keys keep
+// insertion order so the file reads top-down: identity, run facts, selection, timings, metrics, the method's own
+// object, top features.
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,4 +1,4 @@
-// summary.csv: one row per feature, in feature order (DESIGN §5), from the method-neutral result.
+// summary.csv: one row per feature, in feature order (docs/design.md §4), from the method-neutral result.
 #include <cstdio>
 #include <string>
 

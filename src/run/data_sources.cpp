@@ -1,6 +1,6 @@
-// The [data] section → a DataSource (DESIGN §5): simulated batches, an HDF5 file (read a period at a time), or a
-// CSV loaded into memory. The data seed (simulation, knockoffs, noise features) is data.seed, or run.seed when it is 0.
-// data.task / data.positive_label go down as a LabelSpec: every source validates and maps a binary target when it
+// The [data] section → a DataSource (docs/design.md §4): simulated batches, an HDF5 file (read a period at a time), or
+// a CSV loaded into memory. The data seed (simulation, knockoffs, noise features) is data.seed, or run.seed when it is
+// 0. data.task / data.positive_label go down as a LabelSpec: every source validates and maps a binary target when it
 // opens (data/labels.hpp), and the simulator draws 0/1 labels itself.
 // data.knockoffs = "gaussian" wraps the source (data/knockoffs.hpp): every loaded period gets the knockoffs of its
 // data columns, fitted on its rows and drawn from the data seed, between the data columns and the noise columns

@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoint and interruption control of a run, for every method (DESIGN §7).
+// Checkpoint and interruption control of a run, for every method (docs/design.md §7).
 #include <functional>
 #include <string>
 

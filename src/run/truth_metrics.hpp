@@ -6,7 +6,7 @@
 
 namespace bfs {
 
-/// Separation metrics against a known truth (paper 003 §6): computed on the final selected set.
+/// Separation metrics against a known truth ([TVS §6]): computed on the final selected set.
 struct TruthMetrics {
   bool known = false;
   double fdp = 0.0;          ///< false discoveries / max(1, selected)
@@ -16,7 +16,7 @@ struct TruthMetrics {
   std::int32_t separation_iteration = -1;
 };
 
-/// FDP, power and Hamming distance of `selected` against `truth` (paper 003 §6); both ascending.
+/// FDP, power and Hamming distance of `selected` against `truth` ([TVS §6]); both ascending.
 TruthMetrics truth_metrics(const FeatureSet& selected, const FeatureSet& truth);
 
 }  // namespace bfs

@@ -1,4 +1,4 @@
-// Paper 004 §3.1's design as issue 15 specifies it; the formulas and the random streams are in cmab_hte.hpp.
+// [CMAB §3.1]'s design; the formulas and the random streams are in cmab_hte.hpp.
 #include "simulate/cmab_hte.hpp"
 
 #include <array>

@@ -1,10 +1,10 @@
 #pragma once
-// Synthetic contextual-bandit logs after paper 004 §3.1 (3 arms; 5 features with heterogeneous treatment effects,
-// 2 correlational, the rest irrelevant), as issue 15 specifies it (the paper's causalml generator is not in Debian):
+// Synthetic contextual-bandit logs after [CMAB §3.1] (3 arms; 5 features with heterogeneous treatment effects,
+// 2 correlational, the rest irrelevant), our own specification (the paper's causalml generator is not in Debian):
 //   arm uniform on {arm0, arm1, arm2};  x_j iid N(0, 1), j = 1..p (p >= 10);
 //   h_j = (g_j(x_j) − m_j) / s_j, g = x, x², x³, max(x, 0), sin(πx) for j = 1..5, with the exact N(0,1) moments
 //     m = 0, 1, 0, 1/√(2π), 0;  s = 1, √2, √15, √(1/2 − 1/(2π)), √((1 − e^{−2π²})/2)
-//     (the issue rounds the last two to 0.583819 and 0.707107);
+//     (the specification rounds the last two to 0.583819 and 0.707107);
 //   η = logit(0.1) + 0.5 x6 − 0.5 x7 + 0.5 (h1 + h2)·[arm1] + 0.5 (h3 + h4 + h5)·[arm2];  reward ~ Bernoulli(expit η).
 // truth = x1..x5 (they change which arm wins); correlational = x6, x7 (they move every arm's reward alike).
 // η is computed from the float values stored in X, so a reader of the log recomputes it exactly.

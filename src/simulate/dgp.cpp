@@ -1,4 +1,4 @@
-// Simulated data sets with known truth (paper 000 eqs. 1, 3, 5; paper 003 §6.1; paper 002 §3.3, eqs. 16–18, §6.1);
+// Simulated data sets with known truth ([Wu eqs. 1, 3, 5]; [TVS §6.1]; [FIRST §3.3, eqs. 16–18, §6.1]);
 // see dgp.hpp for the formulas.
 #include "simulate/dgp.hpp"
 
@@ -21,19 +21,19 @@ namespace bfs {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-/// friedman1-corr: the equicorrelation of z that makes the uniforms Φ(z_j) correlated 0.3 (paper 003 §6.1's "roughly
+/// friedman1-corr: the equicorrelation of z that makes the uniforms Φ(z_j) correlated 0.3 ([TVS §6.1]'s "roughly
 /// 0.3"): corr(Φ(z_j), Φ(z_k)) = (6/π) asin(ρ/2) for normal z, so ρ = 2 sin(0.3π/6) = 0.31287.
 const double kFriedmanCorrRho = 2.0 * std::sin(0.3 * kPi / 6.0);
-/// forest: Σ_jk = 0.3^|j−k| (paper 003 §6.1).
+/// forest: Σ_jk = 0.3^|j−k| ([TVS §6.1]).
 constexpr double kForestRho = 0.3;
 /// forest: the stream feature of its trees, (seed, 0, 0, Simulate, 2^40), far from the batch streams' feature 0.
 constexpr std::uint64_t kForestTreeStream = std::uint64_t{1} << 40;
 
-/// Every DGP is a value of config's Dgp (data.dgp; its names are declared there, once), the last four paper 002's
+/// Every DGP is a value of config's Dgp (data.dgp; its names are declared there, once), the last four [FIRST]'s
 /// designs.
 using Model = Dgp;
 
-/// The truly relevant features, 0-based (paper 002: eq. 16 and §3.3 x1..x3, eq. 17 x1, x2, x3, x6, eq. 18 x1, x7..x10).
+/// The truly relevant features, 0-based ([FIRST]: eq. 16 and §3.3 x1..x3, eq. 17 x1, x2, x3, x6, eq. 18 x1, x7..x10).
 std::vector<FeatureId> truth_of(Model model) {
   switch (model) {
     case Model::Ishigami:
@@ -49,17 +49,17 @@ std::vector<FeatureId> truth_of(Model model) {
     case Model::Linear:
     case Model::Friedman1Corr:
     case Model::Forest:   // its trees split on x1..x5 only
-    case Model::CmabHte:  // paper 004 §3.1: x1..x5 change which arm wins (simulate/cmab_hte.hpp)
+    case Model::CmabHte:  // [CMAB §3.1]: x1..x5 change which arm wins (simulate/cmab_hte.hpp)
       break;
   }
   return {0, 1, 2, 3, 4};
 }
 
-/// The Gaussian-copula designs of paper 002 §5: they take ρ, and their binary labels are Bernoulli(Φ(f)) (§6.1).
+/// The Gaussian-copula designs of [FIRST §5]: they take ρ, and their binary labels are Bernoulli(Φ(f)) (§6.1).
 bool is_copula(Model model) {
   return model == Model::Ishigami || model == Model::HeavyTailed || model == Model::FriedmanMod;
 }
-/// Binary labels from Φ(f) itself (paper 002 §6.1) rather than Φ of the batch-standardised f.
+/// Binary labels from Φ(f) itself ([FIRST §6.1]) rather than Φ of the batch-standardised f.
 bool raw_probit(Model model) {
   return is_copula(model) || model == Model::IshigamiClassic;
 }
@@ -100,25 +100,25 @@ double normal_cdf(double z) {
   return 0.5 * std::erfc(-z / std::numbers::sqrt2);
 }
 
-/// The Ishigami function (a = 7, b = 0.1) of arguments already on [−π, π] (paper 002 §3.3).
+/// The Ishigami function (a = 7, b = 0.1) of arguments already on [−π, π] ([FIRST §3.3]).
 double ishigami(double a, double b, double c) {
   const double sb = std::sin(b);
   return std::sin(a) + 7.0 * sb * sb + 0.1 * c * c * c * c * std::sin(a);
 }
 
-/// f of the paper-002 designs; x holds at least truth_of(model).back() + 1 values.
+/// f of the [FIRST] designs; x holds at least truth_of(model).back() + 1 values.
 double first_mean_of(Model model, const float* x) {
   switch (model) {
-    case Model::Ishigami:  // paper 002 eq. 16: x on [0, 1], rescaled to [−π, π]
+    case Model::Ishigami:  // [FIRST eq. 16]: x on [0, 1], rescaled to [−π, π]
       return ishigami(2.0 * kPi * x[0] - kPi, 2.0 * kPi * x[1] - kPi, 2.0 * kPi * x[2] - kPi);
-    case Model::IshigamiClassic:  // paper 002 §3.3: x on [−π, π]
+    case Model::IshigamiClassic:  // [FIRST §3.3]: x on [−π, π]
       return ishigami(x[0], x[1], x[2]);
-    case Model::HeavyTailed: {  // paper 002 eq. 17
+    case Model::HeavyTailed: {  // [FIRST eq. 17]
       const double x1 = x[0], x2 = x[1], x3 = x[2], x6 = x[5];
       return 2.0 * std::log(x1 * x1 + x2 * x2 * x2 * x2) / (std::cos(x1) + std::sin(x3)) +
              x2 * x2 * std::exp(x3) / std::sqrt(1.1 - x6);
     }
-    case Model::FriedmanMod: {  // paper 002 eq. 18
+    case Model::FriedmanMod: {  // [FIRST eq. 18]
       const double x1 = x[0], x7 = x[6], x8 = x[7], x9 = x[8], x10 = x[9];
       return 10.0 * std::sin(kPi * x1 * x7) + 20.0 * (x8 - 0.5) * (x8 - 0.5) + 10.0 * x9 + 5.0 * x10 - 20.0 * x9 * x10 -
              10.0;
@@ -140,14 +140,14 @@ double mean_of(Model model, const float* x) {
   if (raw_probit(model)) return first_mean_of(model, x);
   const double x1 = x[0], x2 = x[1], x3 = x[2], x4 = x[3], x5 = x[4];
   switch (model) {
-    case Model::Friedman1:      // paper 000 eq. 1
-    case Model::Friedman1Corr:  // paper 003 §6.1: eq. 1's f on correlated x
+    case Model::Friedman1:      // [Wu eq. 1]
+    case Model::Friedman1Corr:  // [TVS §6.1]: eq. 1's f on correlated x
       return 10.0 * std::sin(std::numbers::pi * x1 * x2) + 20.0 * (x3 - 0.5) * (x3 - 0.5) + 10.0 * x4 + 5.0 * x5;
-    case Model::Friedman3:  // paper 000 eq. 3
+    case Model::Friedman3:  // [Wu eq. 3]
       return 0.1 * std::exp(4.0 * x1) + 4.0 / (1.0 + std::exp(-20.0 * (x2 - 0.5))) + 4.0 * x3 + 3.0 * x4 + 2.0 * x5;
-    case Model::Liang:  // paper 000 eq. 5
+    case Model::Liang:  // [Wu eq. 5]
       return 10.0 * x2 / (1.0 + x1 * x1) + 5.0 * std::sin(x3 * x4) + 2.0 * x5;
-    case Model::Linear:  // paper 003 §6.1
+    case Model::Linear:  // [TVS §6.1]
       return x1 + 2.0 * x2 + 3.0 * x3 - 2.0 * x4 - x5;
     case Model::Ishigami:
     case Model::HeavyTailed:
@@ -188,14 +188,14 @@ class MeanFunction {
 double noise_variance_of(Model model) {
   switch (model) {
     case Model::Liang:
-    case Model::Forest:  // paper 003 §6.1
+    case Model::Forest:  // [TVS §6.1]
       return 0.5;
     case Model::Linear:
       return 5.0;
     case Model::Friedman1:
-    case Model::Friedman1Corr:  // paper 003 §6.1 takes §5.1's Friedman design, σ² = 1, and adds the correlation
+    case Model::Friedman1Corr:  // [TVS §6.1] takes §5.1's Friedman design, σ² = 1, and adds the correlation
     case Model::Friedman3:
-    case Model::Ishigami:  // paper 002 §3.3 and §5: ε ~ N(0, 1)
+    case Model::Ishigami:  // [FIRST §3.3] and §5: ε ~ N(0, 1)
     case Model::HeavyTailed:
     case Model::FriedmanMod:
     case Model::IshigamiClassic:
@@ -244,10 +244,10 @@ void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
       break;
     case Model::Ishigami:
     case Model::HeavyTailed:
-    case Model::FriedmanMod:  // paper 002 §5: the Gaussian copula with uniform marginals, x_j = Φ(z_j)
+    case Model::FriedmanMod:  // [FIRST §5]: the Gaussian copula with uniform marginals, x_j = Φ(z_j)
       draw_ar1_row(rho, rng, row, p, normal_cdf);
       break;
-    case Model::IshigamiClassic:  // paper 002 §3.3
+    case Model::IshigamiClassic:  // [FIRST §3.3]
       for (Index j = 0; j < p; ++j) row[j] = static_cast<float>(2.0 * kPi * rng.uniform() - kPi);
       break;
     case Model::CmabHte:  // refused by check_spec
@@ -255,7 +255,7 @@ void draw_row(Model model, double rho, Rng& rng, float* row, Index p) {
   }
 }
 
-/// Replaces y by 0/1 labels, one uniform per row from `rng` in row order: Bernoulli(Φ(f)) for the paper-002 designs
+/// Replaces y by 0/1 labels, one uniform per row from `rng` in row order: Bernoulli(Φ(f)) for the [FIRST] designs
 /// (§6.1), Bernoulli(Φ((f − mean f) / sd f)) for the others.
 void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const SimulateSpec& spec, Model model) {
   const auto n = static_cast<double>(f.size());

@@ -1,6 +1,6 @@
 #pragma once
 // Data-generating processes with known truth. y = f(x) + ε; the columns f does not use are drawn like the others.
-// Paper 000 eqs. 1, 3, 5 and paper 003 §6.1 — truly relevant features x1..x5 (truth = {0,..,4}):
+// [Wu eqs. 1, 3, 5] and [TVS §6.1] — truly relevant features x1..x5 (truth = {0,..,4}):
 //   friedman1 (eq. 1): x ~ U[0,1]^p, f = 10 sin(π x1 x2) + 20 (x3 − 0.5)² + 10 x4 + 5 x5, ε ~ N(0, 1)
 //   friedman3 (eq. 3): x ~ U[0,1]^p, f = 0.1 e^{4 x1} + 4 / (1 + e^{−20 (x2 − 0.5)}) + 4 x3 + 3 x4 + 2 x5, ε ~ N(0, 1)
 //   liang     (eq. 5): x = (e + z) / 2, z ~ N(0, I_p), e = η·1 with η ~ N(0,1) per row (pairwise corr 0.5),
@@ -17,7 +17,7 @@
 //                      The trees are a fixed function of the seed, drawn from the stream (seed, 0, 0, Simulate, 2^40),
 //                      so every batch, period and rank of a job shares one f (dgp_mean_function gives it); the rows
 //                      come from the batch stream.
-// Paper 002 (FIRST) §5 eqs. 16–18 — the truth is each design's own set (dgp_truth; 0-based, x1 = column 0):
+// [FIRST] (FIRST) §5 eqs. 16–18 — the truth is each design's own set (dgp_truth; 0-based, x1 = column 0):
 //   ishigami     (eq. 16): f = sin(2πx1 − π) + 7 sin²(2πx2 − π) + 0.1 (2πx3 − π)⁴ sin(2πx1 − π); truth x1, x2, x3
 //   heavy-tailed (eq. 17): f = 2 log(x1² + x2⁴) / (cos x1 + sin x3) + x2² e^{x3} / √(1.1 − x6); truth x1, x2, x3, x6
 //   friedman-mod (eq. 18): f = 10 sin(π x1 x7) + 20 (x8 − 0.5)² + 10 x9 + 5 x10 − 20 x9 x10 − 10; truth x1, x7..x10
@@ -35,7 +35,7 @@
 // y ~ Bernoulli(Φ((f − m) / s)), m and s the mean and population standard deviation of f over the batch's own rows.
 // Standardising per batch puts these DGPs on one scale (class balance ≈ 1/2, P(y = 1) increasing in f) without a
 // per-DGP constant; the price is that a row's P(y = 1) depends on its batch, which is harmless for a batch of hundreds
-// of rows. s = 0 (e.g. n = 1) is a ConfigError. The paper-002 designs follow §6.1 instead, "Y = Bernoulli(Φ(f*(X)))"
+// of rows. s = 0 (e.g. n = 1) is a ConfigError. The [FIRST] designs follow §6.1 instead, "Y = Bernoulli(Φ(f*(X)))"
 // (an unnumbered display; f* is eq. 16, 17 or 18): Φ of f itself, neither centred nor scaled (eq. 18's −10 is the
 // paper's own centring), so P(y = 1) = Φ(f(x)) exactly, whatever the batch.
 // Either way the batch draws X (and the regression ε, unused) exactly as the regression batch does, then one uniform
@@ -63,7 +63,7 @@ struct SimulateSpec {
   double rho = 0.0;     ///< copula correlation, Σ_jk = ρ^|j−k|, in [0, 1); only where dgp_uses_rho (else 0)
 };
 
-/// The known (X, y) DGPs (config's Dgp: data.dgp and `banditfs simulate`), paper 002's four designs last; not
+/// The known (X, y) DGPs (config's Dgp: data.dgp and `banditfs simulate`), [FIRST]'s four designs last; not
 /// cmab-hte, which simulates contextual-bandit logs (simulate/cmab_hte.hpp).
 std::vector<Dgp> xy_dgps();
 /// Their names, in the same order.
@@ -82,7 +82,7 @@ double dgp_mean(Dgp dgp, std::span<const float> x);
 /// needs dgp_truth().back() + 1 values. Build it once: forest's trees are drawn when it is made.
 std::function<double(std::span<const float>)> dgp_mean_function(const SimulateSpec& spec);
 /// Variance of ε of a DGP (friedman1, friedman3: 1; liang 0.5; linear 5; friedman1-corr 1, forest 0.5; 1 for the
-/// paper-002 designs).
+/// [FIRST] designs).
 double dgp_noise_variance(Dgp dgp);
 /// One batch: batch k is drawn from the stream (seed, k) so batches are fresh and reproducible. Throws ConfigError
 /// naming data.dgp / data.p / rho when the DGP is cmab-hte, p is below its largest true feature, or ρ is not finite

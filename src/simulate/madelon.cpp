@@ -1,4 +1,4 @@
-// `simulate madelon-like` (issue 14): make_classification's algorithm; the formulas and streams are in madelon.hpp.
+// `simulate madelon-like`: make_classification's algorithm; the formulas and streams are in madelon.hpp.
 #include "simulate/madelon.hpp"
 
 #include <algorithm>

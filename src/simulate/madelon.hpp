@@ -1,5 +1,5 @@
 #pragma once
-// Guyon's NIPS'03 MADELON generator, as scikit-learn's make_classification builds it (issue 14, `simulate
+// Guyon's NIPS'03 MADELON generator, as scikit-learn's make_classification builds it (`simulate
 // madelon-like`), our own code: y in {0, 1};
 //   2 classes × 16 clusters = 32 clusters at distinct vertices of the hypercube {−class_sep, +class_sep}^informative
 //     (side 2·class_sep); cluster k has class k mod 2 and ⌊n/32⌋ rows (the first n mod 32 clusters one more).

@@ -1,4 +1,4 @@
-// Trees drawn from the BART prior (paper 003 §6.1, Forest Setup); see prior_forest.hpp for the prior and draw order.
+// Trees drawn from the BART prior ([TVS §6.1], Forest Setup); see prior_forest.hpp for the prior and draw order.
 #include "simulate/prior_forest.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """NumPy reference of BART's leaf likelihood and Metropolis-Hastings ratios (Chipman, George & McCulloch 1998,
 "Bayesian CART model search", JASA 93:935-948, §3; the R package BART's bd()) for
-tests/unit/estimators_trees/test_bart.cpp (issue 12).
+tests/unit/estimators_trees/test_bart.cpp.
 
 Written from first principles, deliberately unlike the C++ (which uses sufficient statistics):
   * A leaf's residuals r (n values) with mu ~ N(0, tau^2) integrated out are jointly N(0, sigma^2 I + tau^2 1 1'):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""NumPy reference of the cmab-scores method (paper 004 §2, eq. 1, A.1; issue 15 "Scores") for
+"""NumPy reference of the cmab-scores method ([CMAB §2, eq. 1, A.1]) for
 tests/unit/methods/test_cmab_scores.cpp.
 
-Written from the issue's formulas, deliberately plain (loops over bins, then arms):
+Written from the specification's formulas, deliberately plain (loops over bins, then arms):
   * Bins: a categorical feature, or one with at most `bins` distinct non-NaN values, gets one bin per distinct
     value; else edges = numpy.quantile(values as float64, j / bins) for j = 0..bins (method "linear"), duplicates
     dropped (numpy.unique); v is in bin b when edges[b] < v <= edges[b+1], the minimum in bin 0. NaN rows form the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy reference of FIRST (paper 002) for tests/unit/methods/test_first_knn.cpp.
+"""NumPy reference of FIRST [FIRST] for tests/unit/methods/test_first_knn.cpp.
 
 An independent, deliberately plain implementation of
   * T̂(u) — eq. 10 with Appendix C's tie rule: for each outer row m (here all N rows), the Euclidean distances on the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""scikit-learn's HistGradientBoosting on the data of tests/unit/estimators_trees/test_hgb.cpp (issue 17): the
+"""scikit-learn's HistGradientBoosting on the data of tests/unit/estimators_trees/test_hgb.cpp: the
 reference the hgb estimator is checked against.
 
 For each case the script writes the data with banditfs itself (`banditfs simulate friedman1 --n N --p P --seed S`,

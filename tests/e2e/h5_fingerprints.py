@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""Fingerprints of the datasets of an HDF5 file (issue 10's pin of the bandit's results).
+"""Fingerprints of the datasets of an HDF5 file (the pin of the bandit's results).
 
   h5_fingerprints.py result.h5
       prints one line per dataset: path, dtype, shape and the SHA-256 of its bytes, sorted by path (how the pins in
       tests/data/fingerprints/*.sha256 were taken).
   h5_fingerprints.py --compare PINNED.sha256 result.h5
-      compares result.h5 with fingerprints pinned in the layout before issue 10. The only permitted differences are
+      compares result.h5 with fingerprints pinned in the bandit-only layout. The only permitted differences are
       the renames in LAYOUT_MAP and the new datasets in NEW_DATASETS: every pinned dataset must be present under its
       new name with the same dtype, shape and bytes, and every other dataset of result.h5 must be a new one listed
       there. Prints each difference and exits 1 when there is one, 0 otherwise.
@@ -18,7 +18,7 @@ import sys
 import h5py
 import numpy as np
 
-# Issue 10's layout rule (src/methods/result.hpp, src/output/result_io.hpp): the method-neutral datasets live at the
+# The layout rule (src/methods/result.hpp, src/output/result_io.hpp): the method-neutral datasets live at the
 # root of result.h5 (/feature_names, /importance, /selected, /rank, /trajectory, /truth) and the method's own datasets
 # in the group named after the method (/bandit/...). The pins were taken before, in the bandit-only layout. Old name
 # (or old group, ending in "/") -> new name (or group); a pinned name not listed keeps its path.

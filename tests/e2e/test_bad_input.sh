@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every bad input gives one clear message naming the problem, a non-zero exit and no result (issue 2).
+# Every bad input gives one clear message naming the problem, a non-zero exit and no result.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input for the method layer (issue 10) and for FIRST (paper 002): an unknown method, a section of another
+# Bad input for the method layer and for FIRST [FIRST]: an unknown method, a section of another
 # method, a key of another method, and FIRST's own refusals (too few rows for N_I, more outer rows than rows, a
 # constant y, a NaN) each give one message naming the key, section or file, a non-zero exit and no result.
 source "$(dirname "$0")/lib.sh"
@@ -32,7 +32,7 @@ expect_error constant_y "y is constant: FIRST has no variance to explain" \
   -- run_job constant_y "$(csv_first "$WORK/constant.csv")"
 awk 'BEGIN { srand(3); print "a,b,y"; for (i = 0; i < 30; i++) printf "%s,%.4f,%.4f\n", i == 7 ? "nan" : rand(), rand(), rand() }' >"$WORK/nan.csv"
 expect_error nan_cell "nan.csv" -- run_job nan_cell "$(csv_first "$WORK/nan.csv")"
-# simulate with paper 002's designs: --rho for a DGP that takes none, rho outside [0, 1) or not finite, and p below
+# simulate with [FIRST]'s designs: --rho for a DGP that takes none, rho outside [0, 1) or not finite, and p below
 # the design's largest true feature are refused with the option and its value, and nothing is written.
 sim_bad() {  # sim_bad NAME MESSAGE DGP-AND-OPTIONS...
   local name="$1" message="$2"
@@ -48,7 +48,7 @@ sim_bad rho_nan "--rho nan must be a finite number in [0, 1)" friedman-mod --rho
 sim_bad p_heavy "--p 5 is below the 6 features heavy-tailed needs" heavy-tailed --p 5
 sim_bad p_friedman_mod "--p 9 is below the 10 features friedman-mod needs (its truth is x1, x7, x8, x9, x10)" \
   friedman-mod --p 9 --rho 0.5
-# A job file takes paper 002's designs as data.dgp, with data.rho: rho where the design takes none, or rho = 1, is
+# A job file takes [FIRST]'s designs as data.dgp, with data.rho: rho where the design takes none, or rho = 1, is
 # refused naming data.rho; a design runs (FIRST on ishigami, rho 0.5, N = 1000, p = 6 selects exactly x1, x2, x3,
 # as in §5.1).
 expect_error job_rho_unused 'data.rho = 0.5 does not apply to friedman1' \

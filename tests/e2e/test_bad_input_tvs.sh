@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input for TVS with BART (issue 12, paper 003): a constant or non-finite y, n < 2, a BART reward with another
+# Bad input for TVS with BART ([TVS]): a constant or non-finite y, n < 2, a BART reward with another
 # estimator, bandit.rebatch offline or with time_series, data.batch_size above n or offline, BART for a binary
 # target and a burn-in past the sweeps. Each gives one message naming the key, file or row, a non-zero exit and no
 # result. A good TVS job with batches and bootstrap passes then runs and writes its result.

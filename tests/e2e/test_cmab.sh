@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Method cmab-scores (paper 004, issue 15) end to end: `simulate cmab-hte` to HDF5 and CSV, runs on the simulated
+# Method cmab-scores ([CMAB]) end to end: `simulate cmab-hte` to HDF5 and CSV, runs on the simulated
 # source, the HDF5 log and the CSV log (the same log ⇒ the same scores), result.h5's /cmab datasets, summary.csv's
-# columns, inspect, the design's signal (x1..x5 lead), and every bad input of the issue: one message naming the
+# columns, inspect, the design's signal (x1..x5 lead), and every bad input of the specification: one message naming the
 # file/key/row/value, exit ≠ 0, no result.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3

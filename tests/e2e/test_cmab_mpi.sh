@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cmab-scores under mpirun (issue 15): each rank reads only its share of each wave of 64-column blocks and scores
+# cmab-scores under mpirun: each rank reads only its share of each wave of 64-column blocks and scores
 # it; result.h5's datasets are byte-identical to a one-process run at another thread count, for 1–4 ranks. p = 150
 # makes several waves at 1 and 2 ranks and ranks with different shares at 3 and 4. A one-process checkpoint resumes
 # on 2 ranks with the uninterrupted result.

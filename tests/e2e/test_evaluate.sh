@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `banditfs evaluate` (issue 14): a FUSE result's ranking (or the lasso's entry order, --rank-by lasso) judged by
+# `banditfs evaluate`: a FUSE result's ranking (or the lasso's entry order, --rank-by lasso) judged by
 # the svm on held-out rows. The CSV has one row per
 # size with the top-k features in rank order, errors and AUCs in [0, 1], and is the same on a second run; bad input
 # (a size beyond the features, a test file with other columns, an unknown learner, a result whose features are not

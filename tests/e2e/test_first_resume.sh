@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FIRST's checkpoint and resume end to end (issue 13): SIGTERM mid-forward-selection writes OUT/checkpoint.h5 and
+# FIRST's checkpoint and resume end to end: SIGTERM mid-forward-selection writes OUT/checkpoint.h5 and
 # exits 0 with no result; --resume finishes with result.h5 datasets identical to an uninterrupted run's; a
 # checkpoint of a job with other FIRST keys is refused naming the key.
 source "$(dirname "$0")/lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Method fuse (paper 001, issue 14; the core and its wiring — the paper's benchmarks are not built yet): a run on a
+# Method fuse ([FUSE]; the core and its wiring — the paper's benchmarks are not built yet): a run on a
 # binary simulation writes result.h5 with /fuse's datasets and summary.csv's columns, the same job and seed give
-# the same bytes at 1 and 2 threads and for the batch's own rank count, and each bad input of the issue gives one
+# the same bytes at 1 and 2 threads and for the batch's own rank count, and each bad input of the specification gives one
 # message, exit ≠ 0 and no result.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3

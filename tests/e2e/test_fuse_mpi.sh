@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuse under mpirun (issue 14): every rank makes the same descents and the rewards of a round go through the
+# fuse under mpirun: every rank makes the same descents and the rewards of a round go through the
 # Executor, so result.h5's datasets are byte-identical to a one-process run, for 1–4 ranks, at B = 1 and B = 16.
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1

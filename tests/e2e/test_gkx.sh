@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5 end to end at toy scale: simulate gkx-like (GKX-style CSVs + truth) → prepare-gkx (HDF5 panel) → an online
+# End to end at toy scale: simulate gkx-like (GKX-style CSVs + truth) → prepare-gkx (HDF5 panel) → an online
 # run of jobs/empirical/gkx_like_small.toml, single process and under mpirun with 2 ranks (same datasets); and
 # prepare-gkx refuses a malformed characteristics file with one clear line and leaves no panel behind.
 source "$(dirname "$0")/lib.sh"
@@ -13,7 +13,7 @@ done
   --riskfree "$data/riskfree.csv" --from 2010-01 --to 2010-03 --truth "$data/truth.json" --out "$WORK/panel.h5" \
   >"$WORK/report" 2>"$WORK/err" ||
   fail "prepare-gkx failed: $(cat "$WORK/err")"
-# The stand-in is the standard vintage (the datashare file's 94 names, issue 11): prepare-gkx has nothing to warn about.
+# The stand-in is the standard vintage (the datashare file's 94 names): prepare-gkx has nothing to warn about.
 grep -q "warning" "$WORK/err" && fail "prepare-gkx warned on the stand-in: $(cat "$WORK/err")" || ok
 periods=$(/usr/bin/python3 -c 'import sys,h5py; f=h5py.File(sys.argv[1]); print(len(f["period_offsets"])-1, f["X"].shape[1] >= 95)' "$WORK/panel.h5")
 [ "$periods" = "3 True" ] && ok || fail "the panel should have 3 months and ≥ 95 features, got: $periods"

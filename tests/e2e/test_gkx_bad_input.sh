@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11 end to end: simulate gkx-like and prepare-gkx refuse every bad size or non-finite option with one
+# Simulate gkx-like and prepare-gkx refuse every bad size or non-finite option with one
 # "banditfs: error:" line naming the option, a non-zero exit and no output; prepare-gkx reads another vintage of the
 # characteristics file (reporting the differences on stderr and in the panel), --strict refuses it, and CRSP's
 # missing-return codes and returns below -100% never reach y.
@@ -63,7 +63,7 @@ prep_error memory_nan "--memory-mb must be a finite number" --memory-mb nan
 prep_error memory_inf "--memory-mb must be a finite number" --memory-mb inf
 prep_error memory_huge "--memory-mb must be at most" --memory-mb 1e300
 
-# ---- another vintage: the list before issue 11 (ipo and salerev instead of secured and salerec).
+# ---- another vintage: an older list (ipo and salerev instead of secured and salerec).
 old="$WORK/old_vintage.csv"
 sed '1s/,secured,/,ipo,/; 1s/,salerec,/,salerev,/' "$data/characteristics.csv" >"$old"
 "$BANDITFS" prepare-gkx --characteristics "$old" --returns "$data/returns.csv" --riskfree "$data/riskfree.csv" \

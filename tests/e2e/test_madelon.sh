@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `simulate madelon-like` (issue 14) end to end: a tiny file's shape, labels and truth; the same seed gives the same
+# `simulate madelon-like` end to end: a tiny file's shape, labels and truth; the same seed gives the same
 # data; a bad value and an option of another DGP are refused with one message and no file.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3

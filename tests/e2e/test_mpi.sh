@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The distributed CLI under mpirun (issue 3): `mpirun -n K banditfs run` gives the single-process result.h5 datasets
+# The distributed CLI under mpirun: `mpirun -n K banditfs run` gives the single-process result.h5 datasets
 # bit for bit (K = 2, 3; G = 1, 4); SIGUSR1 to mpirun checkpoints and exits 0, and --resume at another rank count
 # finishes identically; an error on a worker rank ends the whole job with one clear line and a non-zero exit; a
 # worker killed from outside ends the job within seconds and the last checkpoint stays readable.

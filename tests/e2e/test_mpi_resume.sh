@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 3: a 2-rank run killed with SIGKILL (mpirun and every rank at once) at five different points resumes from its
+# A 2-rank run killed with SIGKILL (mpirun and every rank at once) at five different points resumes from its
 # last checkpoint to a result.h5 whose datasets equal an uninterrupted run's, bit for bit.
 source "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
@@ -48,7 +48,7 @@ for point in 3 12 24 36 50; do
   [ "$result" = same ] && ok || fail "point $point (checkpoint round $reached): resumed result differs: $result"
 done
 
-# FIRST (issue 13) at 2 ranks: SIGUSR1 to mpirun (which forwards it to both ranks, as srun does SIGTERM; rank 0
+# FIRST at 2 ranks: SIGUSR1 to mpirun (which forwards it to both ranks, as srun does SIGTERM; rank 0
 # decides the stop and broadcasts it) ends the run after a forward step with a checkpoint and exit 0; the resume,
 # at 2 ranks and at 1, equals the uninterrupted run.
 "$BANDITFS" simulate friedman-mod --n 2500 --p 300 --rho 0.5 --seed 4 --out "$WORK/first.h5" >/dev/null

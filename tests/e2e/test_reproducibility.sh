@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The same job and seed give byte-identical datasets in result.h5; the thread count does not change them (issue 2).
+# The same job and seed give byte-identical datasets in result.h5; the thread count does not change them.
 source "$(dirname "$0")/lib.sh"
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11, the output directory: a failed write ends with a message and exit 1 (never a signal) and leaves the
+# The output directory: a failed write ends with a message and exit 1 (never a signal) and leaves the
 # previous result intact; a second run into a busy directory is refused naming the holder; a kill between the
 # renames of the output set is recognised; a checkpoint is never discarded silently; the "continue with" line
 # repeats the whole command; a resume refusal names the differing keys; a directory or empty job file is not run

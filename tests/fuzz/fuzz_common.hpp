@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the libFuzzer harnesses (issue 11, docs/fuzzing.md): a per-process scratch directory for the files the
+// Shared by the libFuzzer harnesses (docs/fuzzing.md): a per-process scratch directory for the files the
 // readers take by path, and the verdict on an exception. bfs::InputError and bfs::ConfigError are the readers'
 // answer to bad input (expected); anything else that escapes — InternalError (a broken invariant), std::bad_alloc
 // (a size taken from the input), any other exception — is a finding: the harness prints it and aborts, so libFuzzer

@@ -1,7 +1,7 @@
 // Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Every case runs a job distributed over all
-// ranks with arms_per_round G = 1 and G = 4 and, on rank 0, the same job with the local engine (another thread
+// ranks with arms_per_round G = 1 and G = 4 and, on rank 0, the same job in one process (another thread
 // count), and asserts that every deterministic output — posterior, trajectory, evaluation records, selected set — is
-// bit-identical (DESIGN §3 "determinism is a feature"). The distributed run goes through the registry, as the CLI's
+// bit-identical (docs/design.md §1). The distributed run goes through the registry, as the CLI's
 // does.
 #define BOOST_TEST_MODULE dist_identity
 #include <boost/test/unit_test.hpp>
@@ -65,7 +65,7 @@ JobConfig offline_job(const std::string& estimator) {
   return job;
 }
 
-/// Paper 003's TVS with BART rewards read from the model (5 trees, 20 sweeps), on friedman1 with n = 60, p = 30.
+/// [TVS]'s TVS with BART rewards read from the model (5 trees, 20 sweeps), on friedman1 with n = 60, p = 30.
 JobConfig tvs_bart_job(RewardRule rule) {
   JobConfig job = offline_job("bart");
   job.data.n = 60;
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(gbm_online_over_periods_relative_reward) {
 }
 
 // hgb fits select their rows and columns from the period's bins, prepared on the prefetch thread of the process
-// that fits (issue 17): online over periods with noise columns, and offline on bootstrap resamples (repeated rows).
+// that fits: online over periods with noise columns, and offline on bootstrap resamples (repeated rows).
 BOOST_AUTO_TEST_CASE(hgb_on_prepared_period_bins_online_and_bootstrap) {
   JobConfig online = offline_job("hgb");
   online.data.periods = 3;
@@ -168,7 +168,7 @@ BOOST_AUTO_TEST_CASE(gbm_tuned_on_the_first_period_by_rank_0) {
   check_job(job);
 }
 
-// Issue 10: a binary bandit job (Bernoulli labels of friedman1, AUC drops) gives the same result at every rank
+// A binary bandit job (Bernoulli labels of friedman1, AUC drops) gives the same result at every rank
 // count, for the forest (Gini leaves, double summation) and XGBoost's logistic ensemble (float32 sigmoid).
 BOOST_AUTO_TEST_CASE(binary_targets_with_auc_and_log_loss) {
   JobConfig forest = offline_job("random_forest");
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(binary_targets_with_auc_and_log_loss) {
   check_job(boosted);
 }
 
-// Issue 16: both calibrated nulls give the same result at every rank count. With G = 1 every rank beyond the
+// Both calibrated nulls give the same result at every rank count. With G = 1 every rank beyond the
 // coordinator is in one group, so the arm's importance blocks are split across members and each member scores the
 // shadows beside its block; online mode exercises a period's shadows.
 BOOST_AUTO_TEST_CASE(shadow_and_paired_nulls_offline_and_online) {
@@ -209,7 +209,7 @@ BOOST_AUTO_TEST_CASE(shadow_and_paired_nulls_offline_and_online) {
   check_job(online_shadow);
 }
 
-// Paper 003: TVS with BART rewards gives the same result at every rank count — eq. 9 (the last sweep's forest splits
+// [TVS]: TVS with BART rewards gives the same result at every rank count — eq. 9 (the last sweep's forest splits
 // on the feature) offline, eq. 10 (mean split count ≥ reward.min_splits) online over three periods. Each evaluation's
 // sampler draws from its own stream, so neither the rank nor the thread count can change a chain.
 BOOST_AUTO_TEST_CASE(tvs_bart_last_draw_offline) {

@@ -1,4 +1,4 @@
-// Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Issue 17 §2: the members of a fit group fit
+// Run under mpiexec at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). The members of a fit group fit
 // one model together (random_forest: each grows its share of the trees; hgb: each scans its share of the columns, over
 // histograms of its columns (group_split = "columns") or of all columns summed over the members' row blocks ("rows")).
 // Every case fits with the whole world as the group and, on every rank, alone, and asserts the serialized models are

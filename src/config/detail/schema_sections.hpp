@@ -1,7 +1,7 @@
 #pragma once
-// The job-file schema's declarations (DESIGN §6): every key of every section once, with its bounds and description,
-// as one visit() per section struct. Included only by config/schema.cpp, whose readers, writers, describers and
-// bounds checker walk these visits.
+// The job-file schema's declarations (docs/design.md §5): every key of every section once, with its bounds and
+// description, as one visit() per section struct. Included only by config/schema.cpp, whose readers, writers,
+// describers and bounds checker walk these visits.
 #include <limits>
 #include <string>
 #include <vector>

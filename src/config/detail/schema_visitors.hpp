@@ -1,6 +1,6 @@
 #pragma once
-// The schema's visitors (DESIGN §6): reading a TOML table into a section struct, writing one back, describing its
-// keys and checking bounds — each a template over the key's type, walked by the visit() declarations of
+// The schema's visitors (docs/design.md §5): reading a TOML table into a section struct, writing one back, describing
+// its keys and checking bounds — each a template over the key's type, walked by the visit() declarations of
 // config/detail/schema_sections.hpp — and ErasedVisitor, which lets the same visitors walk a method's parameters
 // through config/method_params.hpp's KeyVisitor. Included only by config/schema*.cpp.
 #include <toml++/toml.h>

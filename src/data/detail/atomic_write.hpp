@@ -1,6 +1,7 @@
 #pragma once
-// Atomic file writing shared by every output writer (DESIGN §5): the content goes to `path.tmp`, which is renamed
-// over `path` only once it is complete, so a crash or an error never leaves a half-written file under the final name.
+// Atomic file writing shared by every output writer (docs/design.md §4): the content goes to `path.tmp`, which is
+// renamed over `path` only once it is complete, so a crash or an error never leaves a half-written file under the final
+// name.
 #include <functional>
 #include <string>
 

@@ -330,7 +330,7 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
 /// permutation nor tests constancy. Its order is the tree's random permutation (build()) rotated by one uniform
 /// draw per node. Every column is as likely as any other to come first in any tie (the columns are exchangeable
 /// under the tree's permutation), as with scikit-learn's per-node shuffle, which cost p draws per node: 10% of the
-/// fit at p ≈ 120 (docs/performance.md, acceptance 4).
+/// fit at p ≈ 120 (docs/performance.md, "The random forest's fit").
 template <class Idx>
 std::int32_t TreeBuilder<Idx>::select_columns(std::int32_t begin, std::int32_t end, Rng& rng) {
   const std::int32_t p = p_;

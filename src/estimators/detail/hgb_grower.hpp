@@ -1,7 +1,7 @@
 #pragma once
 // The state of hgb's tree growth (detail/hgb_tree.cpp; its header comment has the algorithm): histogram slots, a
 // growing leaf, and the Grower that owns the histogram pool and the rows' order for a whole fit, with the fit-group
-// sharing (issue 17 §2) of the histograms and split scans. Internal to hgb_tree.cpp; a header only because the
+// sharing of the histograms and split scans. Internal to hgb_tree.cpp; a header only because the
 // Grower is a template over the slot type.
 #include <algorithm>
 #include <bit>

@@ -54,7 +54,7 @@ struct SplitChoice {
 
 /// Grows trees on `binned` (codes of the training rows), one fit's worth: the histogram pool and row buffers are
 /// kept from tree to tree. Not thread-safe; `threads` splits the columns inside a tree, which does not change it.
-/// With a fit group (issue 17 §2) every member grows the same tree: each scans its share of the columns and the
+/// With a fit group every member grows the same tree: each scans its share of the columns and the
 /// members exchange their best splits; the histograms it scans are built over all rows for its columns alone
 /// (HgbGroupSplit::Columns) or for all columns over its row blocks, summed by an allreduce (Rows). The tree is
 /// bit-identical to the one grown alone: integer sums, the same per-column scans reduced in one order, and a leaf's

@@ -1,5 +1,5 @@
 #pragma once
-// Which columns of a GKX characteristics file are what (prepare-gkx, issue 11): permno, DATE, sic2, and the
+// Which columns of a GKX characteristics file are what (prepare-gkx): permno, DATE, sic2, and the
 // characteristics — the 94 standard names present, in standard order, then any other numeric column (another
 // vintage), unless --strict. Used by prepare.cpp.
 #include <cstddef>

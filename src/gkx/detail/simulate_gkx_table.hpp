@@ -98,8 +98,8 @@ inline constexpr std::array<CharSpec, 94> kSimTable = {{
     {"convind",    K::Binary,    C::Annual, F::Lever,  0.30f, F::None,  0.0f,  0.99f, 0.0f,   0.15f, 0, 0},
     {"divi",       K::Binary,    C::Annual, F::None,   0.0f,  F::None,  0.0f,  0.30f, 0.0f,   0.03f, 0, 0},
     {"divo",       K::Binary,    C::Annual, F::None,   0.0f,  F::None,  0.0f,  0.30f, 0.0f,   0.03f, 0, 0},
-    // secured (secured debt / total debt) is drawn as a 0/1 share with 4% ones: it is the row that was `ipo` before
-    // issue 11 corrected the names, kept as it was so that the simulated data (and the study on them) are unchanged.
+    // secured (secured debt / total debt) is drawn as a 0/1 share with 4% ones: it keeps the draw of the
+    // `ipo` row it replaced, so that the simulated data (and the study on them) do not depend on the name.
     {"secured",    K::Binary,    C::Market, F::Size,  -0.20f, F::None,  0.0f,  0.95f, 0.0f,   0.04f, 0, 0},
     {"rd",         K::Binary,    C::Annual, F::Rd,     0.30f, F::None,  0.0f,  0.50f, 0.0f,   0.12f, 0, 0},
     {"securedind", K::Binary,    C::Annual, F::Lever,  0.40f, F::None,  0.0f,  0.99f, 0.0f,   0.45f, 0, 0},
@@ -174,7 +174,7 @@ inline constexpr std::array<CharSpec, 94> kSimTable = {{
     {"rd_mve",     K::LogNormal, C::Annual, F::Rd,     0.85f, F::Size, -0.30f, 0.95f, 0.50f,  -3.0f, 1.1f, 0},
     {"rd_sale",    K::LogNormal, C::Annual, F::Rd,     0.85f, F::None,  0.0f,  0.95f, 0.50f,  -2.5f, 1.5f, 0},
     {"saleinv",    K::LogNormal, C::Annual, F::None,   0.0f,  F::None,  0.0f,  0.95f, 0.30f,   2.0f, 1.2f, 0},
-    // salerec (sales / receivables) was named salerev before issue 11; same draw.
+    // salerec (sales / receivables) keeps the draw of the salerev row it replaced.
     {"salerec",    K::LogNormal, C::Annual, F::None,   0.0f,  F::None,  0.0f,  0.95f, 0.25f,   2.5f, 1.0f, 0},
 }};
 // clang-format on

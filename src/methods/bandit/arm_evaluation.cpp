@@ -240,7 +240,7 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
 
   if (evaluated_whole(settings)) {
     // Rewards read from the model (methods/bandit/model_rewards.hpp): lasso-nonzero fits a bootstrap replicate per play
-    // offline (paper 003 §3.3); the BART rules fit all the rows, whose randomness is the MCMC's (§3.2); online, the
+    // offline ([TVS §3.3]); the BART rules fit all the rows, whose randomness is the MCMC's (§3.2); online, the
     // batch itself.
     auto start = Clock::now();
     std::vector<Index> rows;

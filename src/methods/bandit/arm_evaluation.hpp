@@ -1,5 +1,5 @@
 #pragma once
-// Evaluation of one super-arm (DESIGN §3): split the current data, fit the base estimator on the arm's columns,
+// Evaluation of one super-arm (docs/design.md §2): split the current data, fit the base estimator on the arm's columns,
 // score each played feature (permutation importance, Algorithm 3) and turn the scores into 0/1 rewards.
 // Pure: no MPI, no shared state; every random draw comes from the (seed, round, slot, purpose) streams.
 #include <cstdint>
@@ -96,9 +96,9 @@ struct BlockOutcome {
   double importance_seconds = 0.0;
 };
 
-/// The phases of evaluate_arm, exposed so that a distributed group can split them (DESIGN §3): every member builds
-/// the same ArmData and plan, the leader fits, each member scores its block of groups.
-/// `with_train` = false gathers only the test rows (a group member that does not fit).
+/// The phases of evaluate_arm, exposed so that a distributed group can split them (docs/design.md §2): every member
+/// builds the same ArmData and plan, the leader fits, each member scores its block of groups. `with_train` = false
+/// gathers only the test rows (a group member that does not fit).
 ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
                          std::uint64_t seed, std::uint64_t round, std::uint64_t slot, bool with_train = true);
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,

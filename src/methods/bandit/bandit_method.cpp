@@ -1,5 +1,5 @@
-// The bandit of paper 000 (TS / TTTS over Beta posteriors, model-agnostic permutation rewards; TVS's oracles of
-// paper 003 as policies) as a method: its keys are the [reward], [bandit] and [tuning] sections, its run is the
+// The bandit of [Wu] (TS / TTTS over Beta posteriors, model-agnostic permutation rewards; TVS's oracles of
+// [TVS] as policies) as a method: its keys are the [reward], [bandit] and [tuning] sections, its run is the
 // round driver (round_driver.hpp) — in this process, or as the coordinator/worker protocol of protocol.cpp when the job
 // has several ranks — and its result is the run state seen through bandit_result.hpp.
 #include "config/schema.hpp"

@@ -68,18 +68,18 @@ struct RewardConfig {
   /// relative rule: |R²_test| below this is treated as "no signal" and every reward is 0.
   double min_abs_r2 = 1e-6;
   /// An evaluation whose test R² is below this had no out-of-sample skill, so its permutation drops carry no
-  /// information about importance: it updates no posterior. −inf (the default) is paper 000's algorithm exactly.
+  /// information about importance: it updates no posterior. −inf (the default) is [Wu]'s algorithm exactly.
   double min_r2 = -std::numeric_limits<double>::infinity();
   /// Bundles of feature names permuted together (grouped permutation importance).
   std::vector<std::vector<std::string>> groups;
-  /// The calibrated null a reward must also beat (importance/reward.hpp); None is paper 000's rule byte for byte.
+  /// The calibrated null a reward must also beat (importance/reward.hpp); None is [Wu]'s rule byte for byte.
   RewardNull null = RewardNull::None;
   /// "shadow": shadow columns per evaluation. 19: a noise column exchangeable with its shadows beats all of them
   /// with probability 1/20 = 5% (docs/null.md).
   int shadows = 19;
   double shadow_quantile = 1.0;  ///< "shadow": a real drop must exceed this quantile of the shadow drops (1 = max)
   double alpha = 0.05;           ///< "paired": level of the one-sided t-test over the B drops
-  /// "bart-mean-splits" (paper 003 eq. 10): a feature earns 1 when BART's mean split count reaches this.
+  /// "bart-mean-splits" ([TVS eq. 10]): a feature earns 1 when BART's mean split count reaches this.
   double min_splits = 1.0;
 };
 
@@ -91,7 +91,7 @@ struct BanditConfig {
   bool iterations_given = false;
   Mode mode = Mode::Offline;
   int iterations_per_period = 1;
-  int passes = 1;                   ///< online: passes over the batches (paper 003 §5.2)
+  int passes = 1;                   ///< online: passes over the batches ([TVS §5.2])
   Rebatch rebatch = Rebatch::None;  ///< online: "bootstrap" resamples and re-cuts the data before passes 2..r
   bool time_series = false;         ///< online: keep row order, test rows = last 20% of the period
   int arms_per_round = 1;
@@ -109,7 +109,7 @@ struct BanditConfig {
 };
 
 /// [tuning]: optional grid search with k-fold cross-validation on one period before the first round, whose best
-/// parameters are then used for every round (paper 000 §5.1: "I use the first month i.e. Jan 2010 for
+/// parameters are then used for every round ([Wu §5.1]: "I use the first month i.e. Jan 2010 for
 /// hyperparameter tuning ... gridsearch and k-fold cross validation"). Only estimator.name = "gbm" is tunable. Each
 /// list is the grid of the [estimator] key of the same name; an empty list keeps the [estimator] value. The default
 /// grid (3·1·2·2·2·2 = 48 points) surrounds the paper's choice: learning rate 0.05, 200 trees, 50 leaves, depth 10,

@@ -10,7 +10,7 @@
 namespace bfs::bandit {
 
 MethodResult to_method_result(const RunResult& run);
-/// With data.knockoffs (paper 003 §7.2): facts knockoffs/selected (knockoff columns selected) and knockoffs/ratio
+/// With data.knockoffs ([TVS §7.2]): facts knockoffs/selected (knockoff columns selected) and knockoffs/ratio
 /// (that count over max(1, the other columns selected)), the paper's check that the selection is not noise.
 void add_knockoff_facts(MethodResult& result);
 

@@ -1,6 +1,6 @@
 #pragma once
-// Per-feature Beta posteriors of the combinatorial semi-bandit (paper 000 §3.2, Algorithm 2 "Update Beta
-// parameters"; paper 003 Table 1 step U). Only played arms are updated unless unplayed arms are counted as failures.
+// Per-feature Beta posteriors of the combinatorial semi-bandit ([Wu §3.2, Alg. 2] "Update Beta
+// parameters"; [TVS Table 1 step U]). Only played arms are updated unless unplayed arms are counted as failures.
 #include <cstdint>
 #include <vector>
 

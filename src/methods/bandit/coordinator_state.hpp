@@ -1,8 +1,9 @@
 #pragma once
-// The coordinator's side of the round protocol (DESIGN §3) as a pure object: the posterior, the policy and the
+// The coordinator's side of the round protocol (docs/design.md §2) as a pure object: the posterior, the policy and the
 // stopping rule, plus the trajectory so far. A round draws G = arms_per_round super-arms from the same posterior
 // (slots 0..G−1), all are evaluated, then every reward is applied in slot order and one trajectory row recorded.
-// The local runner and (later) the MPI coordinator drive the same object, which is what makes them agree bit for bit.
+// The local runner and the MPI coordinator (protocol.cpp) drive the same object, which is what makes them agree bit for
+// bit.
 #include <cstdint>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// The messages of the distributed round protocol (DESIGN §3) as plain byte strings, so that the MPI layer only moves
-// bytes and every encoding is testable without MPI. All integers are little-endian fixed width; a decoder checks
+// The messages of the distributed round protocol (docs/design.md §2) as plain byte strings, so that the MPI layer only
+// moves bytes and every encoding is testable without MPI. All integers are little-endian fixed width; a decoder checks
 // sizes and throws InternalError on a truncated or malformed message rather than reading past its end.
 #include <cstdint>
 #include <string>

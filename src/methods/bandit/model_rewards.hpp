@@ -1,5 +1,5 @@
 #pragma once
-// Rewards read from the fitted model instead of from permutation importance (paper 003), in one place:
+// Rewards read from the fitted model instead of from permutation importance ([TVS]), in one place:
 //  - lasso-nonzero (§3.3):     r_k = 1(β̂_k ≠ 0),                          score |β̂_k|;
 //  - bart-last-draw (eq. 9):   r_k = 1 when sweep M's forest splits on x_k, score = that forest's split count;
 //  - bart-mean-splits (eq. 10): r_k = 1 when the mean split count over the sweeps after the burn-in reaches

@@ -1,6 +1,7 @@
 #pragma once
-// Pure functions that decide who does what in a distributed round (DESIGN §3, §9 "pure functions for partitioning,
-// tested exhaustively"). They depend only on their arguments, never on timing, so every rank computes the same plan.
+// Pure functions that decide who does what in a distributed round (docs/design.md §2, §9 "pure functions for
+// partitioning, tested exhaustively"). They depend only on their arguments, never on timing, so every rank computes the
+// same plan.
 #include <cstdint>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
-// Loads the next period of an online run on a background thread while the current period's rounds run (issue 17
-// §3): at the study's scale a month is an HDF5 read plus 25 M noise draws, 16-22% of the wall time when it was done
-// between the rounds. The loaded data is source.load_period(k)'s, whichever thread ran it: every noise entry comes
+// Loads the next period of an online run on a background thread while the current period's rounds run: at
+// the study's scale a month is an HDF5 read plus 25 M noise draws, 16-22% of the wall time if done between the
+// rounds. The loaded data is source.load_period(k)'s, whichever thread ran it: every noise entry comes
 // from its own stream (seed, period, row, Noise, column), never from a thread id, so results are bit-identical.
 //
 // Threading contract:
@@ -29,7 +29,7 @@ class PeriodPrefetcher {
   /// With `preparer`, each loaded period is also passed through preparer->prepare(X, threads) on the loading thread
   /// (hgb bins every column of the period there, off the rounds' critical path); current_prepared() returns it.
   /// `threads` is the run's: where a load outlasts the rounds (late months, small arms) the rounds wait with their
-  /// threads idle, and the binning uses them (issue 17, acceptance 5: 10% of the run waiting with one binning
+  /// threads idle, and the binning uses them (10% of the run waiting with one binning
   /// thread, 3% with the run's two). The prepared data does not depend on it.
   explicit PeriodPrefetcher(DataSource& source, const Estimator* preparer = nullptr, int threads = 1)
       : source_(source), preparer_(preparer), threads_(threads) {}

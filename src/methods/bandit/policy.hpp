@@ -1,12 +1,12 @@
 #pragma once
-// Super-arm policies (DESIGN §4):
+// Super-arm policies (docs/design.md §3):
 //  - ts:   combinatorial Thompson sampling with the median-probability-model oracle S = {k : θ_k ≥ 0.5}
-//          (paper 000 §3.2 step 2; paper 003 Lemma 1 with C = (√5−1)/2).
-//  - ttts: top-two Thompson sampling (paper 000 Algorithm 2): with probability 1/2 play S, else draw S' until
+//          ([Wu §3.2] step 2; [TVS Lemma 1] with C = (√5−1)/2).
+//  - ttts: top-two Thompson sampling ([Wu Alg. 2]): with probability 1/2 play S, else draw S' until
 //          S' ≠ S and play the symmetric difference (S ∪ S') \ (S ∩ S'). Redraws are bounded by max_redraws; when
 //          every redraw equals S (a posterior concentrated on one model) we play S itself — the same arm TS would
 //          play — and report the fallback, so the run never spins.
-//  - tvs:  Thompson Variable Selection (paper 003 Algorithm 1): S = {k : θ_k ≥ C̃}, C̃ = log(1/C)/log((1+C)/C)
+//  - tvs:  Thompson Variable Selection ([TVS Alg. 1]): S = {k : θ_k ≥ C̃}, C̃ = log(1/C)/log((1+C)/C)
 //          (eq. 7); with known q*, the top q* arms among those passing C̃ (eq. 13).
 // After the oracle, a `max_features` cap keeps a uniformly random subset of at most ⌊max_features·p⌋ arms
 // (at least 1), as the reference implementation does. An empty super-arm is a valid draw.
@@ -21,11 +21,11 @@
 
 namespace bfs {
 
-/// C̃ of paper 003 eq. 7.
+/// C̃ of [TVS eq. 7].
 double tvs_threshold(double C);
 /// {k : θ_k ≥ threshold}, ascending.
 FeatureSet threshold_oracle(const std::vector<double>& theta, double threshold);
-/// Paper 003 eq. 13: the (up to) q arms with the largest θ among those with θ ≥ threshold (ties: lower id first),
+/// [TVS eq. 13]: the (up to) q arms with the largest θ among those with θ ≥ threshold (ties: lower id first),
 /// returned ascending.
 FeatureSet top_q_oracle(const std::vector<double>& theta, double threshold, std::int64_t q);
 /// (a ∪ b) \ (a ∩ b) of two ascending sets, ascending.

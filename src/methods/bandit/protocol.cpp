@@ -128,7 +128,7 @@ class Worker {
  private:
   bool leader() const { return group_comm_->rank() == 0; }
 
-  /// The members fit each arm together (issue 17 §2) when the estimator can split its fit (random_forest, hgb) and
+  /// The members fit each arm together when the estimator can split its fit (random_forest, hgb) and
   /// the rewards come from importance; otherwise the leader fits alone and broadcasts the model.
   bool fit_together() const {
     return group_comm_->size() > 1 && estimator_->fits_in_group() && !evaluated_whole(settings_);

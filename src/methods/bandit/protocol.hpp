@@ -1,5 +1,5 @@
 #pragma once
-// The bandit's distributed job (DESIGN §3, issue 3), on the Comm of methods/comm.hpp (MPI stays in src/dist/):
+// The bandit's distributed job (docs/design.md §2), on the Comm of methods/comm.hpp (MPI stays in src/dist/):
 // rank 0 is the coordinator — it runs the same round driver as the local runner (methods/bandit/round_driver.hpp) with
 // an evaluator that broadcasts each round's super-arms and gathers the rewards; ranks 1..K−1 form groups
 // (methods/bandit/partitioning.hpp), one super-arm in flight per group. In a group the leader fits the base estimator

@@ -1,12 +1,12 @@
 #pragma once
-// Reward rules (DESIGN §4): turn a played feature's importance into a 0/1 reward.
-//  - absolute:  r = 1(π_k ≥ ν)                       (paper 000 §3.3)
+// Reward rules (docs/design.md §3): turn a played feature's importance into a 0/1 reward.
+//  - absolute:  r = 1(π_k ≥ ν)                       ([Wu §3.3])
 //  - relative:  r = 1(π_k / |R²_test| ≥ ν); when |R²_test| < min_abs_r2 the model has no signal to lose and every
 //               reward is 0 (the reference code divides by |R²_test| unguarded)
-//  - bernoulli: r ~ Bernoulli(clamp(π_k, 0, 1))      (paper 003 §3.3, Agrawal & Goyal 2012)
-//  - lasso-nonzero: r = 1(β̂_k ≠ 0)                   (paper 003 §3.3) — computed from the model, not from π
+//  - bernoulli: r ~ Bernoulli(clamp(π_k, 0, 1))      ([TVS §3.3], Agrawal & Goyal 2012)
+//  - lasso-nonzero: r = 1(β̂_k ≠ 0)                   ([TVS §3.3]) — computed from the model, not from π
 //
-// reward.null adds a calibrated null to the absolute and relative rules (ours, issue 16; docs/null.md). A feature
+// reward.null adds a calibrated null to the absolute and relative rules (ours; docs/null.md). A feature
 // earns 1 only when the rule above pays AND
 //  - "shadow" (Boruta's idea, Kursa & Rudnicki 2010, inside one evaluation): its mean drop π_k is strictly above
 //    the shadow_quantile quantile of the mean drops of the evaluation's shadow columns — row-permuted copies of the

@@ -1,8 +1,9 @@
 #pragma once
-// The schedule of a run (DESIGN §3), shared by the local runner and the MPI coordinator: which rounds run on which
-// period, posterior updates in slot order, the trajectory, the stopping rule, checkpoints and resume. How a round's
-// super-arms get evaluated is the RoundEvaluator's business — in this process (local_runner.cpp) or by worker ranks
-// (src/dist/). Keeping one driver is what makes every deployment give the same numbers.
+// The schedule of a run (docs/design.md §2), shared by the local runner and the MPI coordinator: which rounds run on
+// which period, posterior updates in slot order, the trajectory, the stopping rule, checkpoints and resume. How a
+// round's super-arms get evaluated is the RoundEvaluator's business — in this process (local_runner.cpp) or by worker
+// ranks (protocol.cpp, on the Comm that src/dist/ provides). Keeping one driver is what makes every deployment give the
+// same numbers.
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -49,7 +50,7 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
                        const RunControl& control, const TuningReport& tuning = {},
                        std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
 
-/// The optional first-period hyper-parameter search of [tuning] (paper 000 §5.1, methods/bandit/tuning.hpp): replaces
+/// The optional first-period hyper-parameter search of [tuning] ([Wu §5.1], methods/bandit/tuning.hpp): replaces
 /// job.estimator with the tuned one and returns the report. On --resume the checkpoint's stored choice is applied
 /// instead of tuning again. Not enabled: returns a report that is not present and leaves the job alone.
 TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& control, const Context& context);

@@ -1,6 +1,6 @@
 #pragma once
 // Everything a finished (or checkpointed) bandit run reports. The round driver fills it; bandit_result.hpp turns it
-// into the method-neutral result that output/ writes (DESIGN §5). Datasets in result.h5 hold only deterministic
+// into the method-neutral result that output/ writes (docs/design.md §4). Datasets in result.h5 hold only deterministic
 // quantities, so the same job and seed give byte-identical datasets; timings go to run.json and attributes.
 #include <cstddef>
 #include <cstdint>
@@ -70,7 +70,7 @@ struct ResumeState {
   std::int32_t separation_round = -1;
 };
 
-/// Hyper-parameter tuning before the first round (methods/bandit/tuning.hpp; paper 000 §5.1): a grid search with k-fold
+/// Hyper-parameter tuning before the first round (methods/bandit/tuning.hpp; [Wu §5.1]): a grid search with k-fold
 /// cross-validation on one period's rows. One row per grid point, in grid order. A checkpoint carries it too, so a
 /// resumed run re-uses the chosen parameters instead of tuning again.
 struct TuningReport {

@@ -1,4 +1,4 @@
-// result.h5 writer (DESIGN §5). Datasets hold only deterministic quantities and object time tracking is off, so
+// result.h5 writer (docs/design.md §4). Datasets hold only deterministic quantities and object time tracking is off, so
 // identical RunResults give byte-identical datasets (in practice the whole file is identical when the timings are);
 // run facts, metrics and timings are root attributes.
 #include <hdf5.h>

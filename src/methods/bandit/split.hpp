@@ -1,5 +1,5 @@
 #pragma once
-// Train/test rows of one evaluation (paper 000 Algorithm 2 "train_test_split"; reference-code facts in
+// Train/test rows of one evaluation ([Wu Alg. 2] "train_test_split"; reference-code facts in
 // papers/INDEX.md): 80/20 by default; offline the rows are shuffled and the training part bootstrapped; with
 // time_series the test rows are the last 20% of the period in order and nothing is shuffled or resampled.
 #include <cstdint>

@@ -1,13 +1,13 @@
 #pragma once
-// Stopping rules (DESIGN §4; paper 000 §3.2 step 5, paper 003 §6.2):
+// Stopping rules (docs/design.md §3; [Wu §3.2] step 5, [TVS §6.2]):
 //  - iterations:      run the scheduled number of iterations.
 //  - rank-stable:     the features with mean > 0.5, ordered by mean, identical for K consecutive iterations
 //                     (default K = 50, the reference implementation's rule).
 //  - selected-stable: the median probability model {k : mean ≥ 0.5} unchanged for K iterations (default 100,
-//                     paper 003).
-//  - truth:           every true feature ≥ 0.5 and every other feature < 0.5 (paper 000 §4.2's convergence).
-// "Selected" is the SelectionRule's: mean ≥ 0.5 for ts and ttts (paper 000's median probability model); for tvs
-// the model TVS outputs, Ŝ_t = the posterior means truncated at C̃ (paper 003 §4: "variables with π_i(t) above
+//                     [TVS]).
+//  - truth:           every true feature ≥ 0.5 and every other feature < 0.5 ([Wu §4.2]'s convergence).
+// "Selected" is the SelectionRule's: mean ≥ 0.5 for ts and ttts ([Wu]'s median probability model); for tvs
+// the model TVS outputs, Ŝ_t = the posterior means truncated at C̃ ([TVS §4]: "variables with π_i(t) above
 // 0.5", §6.1: "truncating π_i(500) at 0.5"), so strictly above (by more than 1e-12, C̃'s rounding):
 // {k : mean_k > C̃}, or the top tvs_q of those
 // (eq. 13). Strict matters: a mean is a ratio of counts and often exactly 0.5 (a Beta(3, 3) after four plays).
@@ -33,7 +33,7 @@ struct SelectionRule {
 };
 
 /// {k : mean_k ≥ threshold} (> when strict; top_q of them by mean if set), ascending — with the default rule the
-/// median probability model (paper 000 §3.2, third point).
+/// median probability model ([Wu §3.2], third point).
 FeatureSet selected_set(const std::vector<double>& means, const SelectionRule& rule = {});
 /// {k : mean_k > threshold} ordered by decreasing mean (ties by id).
 FeatureSet ranked_set(const std::vector<double>& means, const SelectionRule& rule = {});

@@ -1,5 +1,5 @@
 #pragma once
-// Hyper-parameter tuning on one period before the first round (paper 000 §5.1): "I use the first month i.e. Jan 2010
+// Hyper-parameter tuning on one period before the first round ([Wu §5.1]): "I use the first month i.e. Jan 2010
 // for hyperparameter tuning. The key parameters are learning rate, maximum number of trees, maximum number of leaf
 // nodes per tree, maximum depth per tree, minimum number of samples required for split, and amount of L2
 // regularization. After obtaining the optimal hyperparameters by gridsearch and k-fold cross validation, I use the

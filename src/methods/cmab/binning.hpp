@@ -1,6 +1,6 @@
 #pragma once
-// The bins of one feature for the HIE / HDD scores (paper 004 §2: "we cut x into m_x bins"). §2 gives no rule; we
-// follow causalml's filters (issue 15, "Scores"):
+// The bins of one feature for the HIE / HDD scores ([CMAB §2]: "we cut x into m_x bins"). §2 gives no rule; we
+// follow causalml's filters:
 //  * one bin per distinct value when the feature is categorical or has at most `bins` distinct non-NaN values;
 //  * else edges at the j/bins quantiles, j = 0..bins, of the non-NaN values (numpy.quantile's default "linear"
 //    method, type 7, computed in double), duplicate edges dropped; value v is in bin b when

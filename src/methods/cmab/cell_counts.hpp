@@ -1,5 +1,5 @@
 #pragma once
-// The counts every score of paper 004 §2 is a function of: per bin b and arm i, the rows with reward 0 and with
+// The counts every score of [CMAB §2] is a function of: per bin b and arm i, the rows with reward 0 and with
 // reward 1 (N_{b,i} = their sum, P_{b,i} = ones / N_{b,i}). The last bin is the missing (NaN) bin, empty when the
 // feature has no NaN, so result.h5's /cmab/cells has one layout for every feature.
 #include <cstdint>

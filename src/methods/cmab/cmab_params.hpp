@@ -1,5 +1,5 @@
 #pragma once
-// The keys of [method] name = "cmab-scores" (paper 004, §2 and eq. 1): how each feature is binned, how HIE reads
+// The keys of [method] name = "cmab-scores" ([CMAB §2] and eq. 1): how each feature is binned, how HIE reads
 // its reference arm, the weights of eq. 1, the control arm of the uplift baselines and how many features to select.
 // Defaults: bins = 10 is causalml's n_bins; the paper sets no α, so both are 1/2.
 #include <cstdint>

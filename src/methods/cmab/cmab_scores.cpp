@@ -1,4 +1,4 @@
-// HIE/HDD feature scores of contextual-bandit logs as a method (paper 004 §2, eq. 1; issue 15): every feature is
+// HIE/HDD feature scores of contextual-bandit logs as a method ([CMAB §2, eq. 1]): every feature is
 // binned, its (bin, arm, reward) cells counted and scored independently, so the features are the Executor's tasks.
 // Features go in waves of kWaveColumns per rank: each rank reads only its share of a wave's columns (Executor::block,
 // the partition map uses), so a rank holds at most rows × kWaveColumns values of X, never all of it. A task's

@@ -1,5 +1,5 @@
 #pragma once
-// The feature scores of paper 004 from one feature's cell counts (issue 15, "Scores"; N rows, arms i = 1..k,
+// The feature scores of [CMAB] from one feature's cell counts (N rows, arms i = 1..k,
 // binary reward as §2 assumes):
 //  * HIE (§2.1): Σ_b (N_b/N)(P_{b,w_b} − P_{b,w*}), w_b = argmax_i P_{b,i} over the arms with rows in b, w* =
 //    argmax_i P_i (ties: the lower arm). The paper's P_{w*} has no bin index: HieReference::InBin reads it in-bin

@@ -1,5 +1,5 @@
 #pragma once
-// FIRST (paper 002 Algorithm 3): forward selection on the explained variance V̂_u = Var̂Y − T̂(u) (eq. 15) — from
+// FIRST ([FIRST Alg. 3]): forward selection on the explained variance V̂_u = Var̂Y − T̂(u) (eq. 15) — from
 // A = ∅, V̂_∅ = 0, add the argmax of V̂_{A∪i} (ties to the lowest index) while |A| < p and it is strictly above
 // V̂_A — then NANNE-BE (Algorithm 2) on A. ψ̂ = Ŝ on the kept features, 0 elsewhere; selected = {ψ̂ > 0}.
 // forward = "fast" is FIRST-FAST (Algorithm S1): each step also drops the candidates with V̂_{A∪i} < V̂_A for good.

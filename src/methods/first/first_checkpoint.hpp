@@ -1,5 +1,5 @@
 #pragma once
-// FIRST's checkpoint (issue 13): the forward selection's state after a step, written by rank 0 to the run's
+// FIRST's checkpoint: the forward selection's state after a step, written by rank 0 to the run's
 // checkpoint.h5 every run.checkpoint_every steps and when a stop signal ends the run. A resumed run starts the
 // next step from it; every step's outer rows come from the stream (seed, phase, step), so the result is the one
 // an uninterrupted run gives. NANNE-BE, which follows the forward selection, is not checkpointed (it re-estimates

@@ -1,4 +1,4 @@
-// FIRST (paper 002) as a method: reads the [data] rows once, standardises the columns, runs Algorithm 3 (or S1)
+// FIRST [FIRST] as a method: reads the [data] rows once, standardises the columns, runs Algorithm 3 (or S1)
 // with NANNE-BE through the Executor, and returns ψ̂ as the importance. Its own datasets (group /first):
 // forward_feature and forward_explained (the forward path), backward_pass (per forward feature: the NANNE-BE pass
 // that dropped it, 0 = kept) and forward_step (per feature: the step that added it, 0 = never; a summary.csv

@@ -1,5 +1,5 @@
 #pragma once
-// The keys of [method] name = "first" (paper 002, FIRST): the inner and outer sample sizes of the nearest-neighbour
+// The keys of [method] name = "first" ([FIRST], FIRST): the inner and outer sample sizes of the nearest-neighbour
 // estimator of §3.2–3.3, the forward-selection variant of Algorithm 3 / Algorithm S1, standardisation, and a cap.
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// FIRST's estimators (paper 002 §3–4):
+// FIRST's estimators ([FIRST §3–4]):
 //  * T̂(u) (eq. 10 with Appendix C's tie rule, detail/knn.hpp): the expected conditional variance of Y given X_u,
 //    by nearest neighbours; T̂(∅) = Var̂Y (eq. 14, divisor N − 1).
 //  * NANNE (Algorithm 1): T̂_ε = T̂(A), Var̂f = max(Var̂Y − T̂_ε, 0); if Var̂f = 0 every index is 0, else

@@ -1,5 +1,5 @@
 #pragma once
-// FUSE's checkpoint (issue 14): the rewards of the iterations done, written by rank 0 to the run's checkpoint.h5
+// FUSE's checkpoint: the rewards of the iterations done, written by rank 0 to the run's checkpoint.h5
 // every run.checkpoint_every rounds and when a stop signal ends the run. The tree is not stored: it is a
 // deterministic function of the job, the seed and the rewards (every descent draws from (seed, iteration, Search)),
 // so a resumed run replays the done rounds' descents and back-ups with the stored rewards instead of computing them

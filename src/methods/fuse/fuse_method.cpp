@@ -1,4 +1,4 @@
-// FUSE (paper 001, Algorithm 1; issue 14) as a method, for binary targets: a Monte-Carlo tree search over feature
+// FUSE ([FUSE Alg. 1]) as a method, for binary targets: a Monte-Carlo tree search over feature
 // subsets whose reward is the leave-one-out kNN AUC of the final set (eqs. 10–11). A round makes B = method.batch
 // descents on every rank, identically (each from the stream (seed, iteration, slot 0, Search)); pending descents
 // count as virtual visits; the B rewards go through the Executor (each its own validation subsample from (seed,

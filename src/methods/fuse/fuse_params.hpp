@@ -1,10 +1,10 @@
 #pragma once
-// The keys of [method] name = "fuse" (paper 001, FUSE: Monte-Carlo tree search over feature subsets with RAVE;
-// issue 14). Defaults: §7.1's where the paper gives one (k = 5, b = 2), otherwise issue 14's picks from §7.1's
+// The keys of [method] name = "fuse" ([FUSE], FUSE: Monte-Carlo tree search over feature subsets with RAVE).
+// Defaults: §7.1's where the paper gives one (k = 5, b = 2), otherwise our picks from §7.1's
 // grids (q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4,−2,0,2}; c, c_l ∈ {0, 10², 10⁴}) — the paper names no grid
 // winner: scripts/bench/fuse_sweep.sh on a held-out madelon-like draw picked c_e = 1 (docs/fuse.md: the FUSE^R top-20
 // error 9.1% against 22.6% at c_e = 0.01); 200 000 iterations. reward_subsample (|𝒱|, only
-// "aggressive" in §6.1), batch and select/top are ours (issue 14). widening_b ≥ 1: at most T_F children.
+// "aggressive" in §6.1), batch and select/top are ours. widening_b ≥ 1: at most T_F children.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -39,7 +39,7 @@ struct FuseParams final : MethodParams {
   /// "discrete" = progressive widening + UCB1-tuned (§5.1, eq. 5); "continuous" = eq. 9 over every action;
   /// "rand" = RAND^R (§7.1: g-RAVE of uniform 20-feature subsets, no tree).
   Heuristic heuristic = Heuristic::discrete;
-  /// b of progressive widening: a node visited T_F times has ⌊T_F^{1/b}⌋ children (issue 14's reading of §5.1
+  /// b of progressive widening: a node visited T_F times has ⌊T_F^{1/b}⌋ children (our reading of §5.1
   /// with §7.1's b = 2: ⌊√T_F⌋).
   double widening_b = 2.0;
   /// q of the random phase (§6.2): stop at depth d with probability 1 − q^d.
@@ -51,7 +51,7 @@ struct FuseParams final : MethodParams {
   /// c_l of eq. 9 (and of the widening score, §5.3): β = c_l / (c_l + t_l), the weight of g-RAVE against ℓ-RAVE.
   double c_l = 100.0;
   /// How eq. 9 scores an action not yet tried at a node: "first" = +∞, eq. 9 read literally at t_{F,f} = 0 (every
-  /// untried action is tried before any is tried again); "rave" = its RAVE term (issue 14's first reading, under
+  /// untried action is tried before any is tried again); "rave" = its RAVE term (the other reading, under
   /// which the search becomes a single chain: docs/fuse.md, "Continuous heuristic").
   Untried untried = Untried::first;
   /// |𝒱|: validation rows per reward, a fresh stratified subsample of the training rows each iteration (§6.1).

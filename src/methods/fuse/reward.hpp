@@ -1,8 +1,8 @@
 #pragma once
-// FUSE's instant reward (paper 001 §6.1, eqs. 10–11; issue 14). L = the training rows (standardised by the caller
+// FUSE's instant reward ([FUSE §6.1, eqs. 10–11]). L = the training rows (standardised by the caller
 // when method.standardize, §7.1); each iteration draws a fresh stratified validation subsample 𝒱 ⊂ L. For z ∈ 𝒱,
 // s_F(z) = the number of positives among the k nearest neighbours of z in L∖{z}, Euclidean on the columns F.
-// Readings (issue 14): leave-one-out — z is not its own neighbour (the paper is silent, and z would leak its
+// Readings: leave-one-out — z is not its own neighbour (the paper is silent, and z would leak its
 // label); distance ties go to the lower row index; the squared distances are summed over F in ascending column
 // order, so the order F was built in cannot change a bit. V(F) = the AUC of s_F on 𝒱 (eq. 11 with footnote 1:
 // ties count ½); V(∅) = ½. s_F is an integer, so how the work is split cannot change V.

@@ -1,5 +1,5 @@
 #pragma once
-// One FUSE iteration's walk (paper 001 Algorithm 1, §4–6.2; issue 14), on a Tree (tree.hpp), with every random
+// One FUSE iteration's walk ([FUSE Alg. 1, §4–6.2]), on a Tree (tree.hpp), with every random
 // choice drawn from the caller's stream:
 //  * while the node has been visited (T_F + pending > 0 — a pending descent counts, so a batch spreads out), pick
 //    an action: "discrete" widens the node (⌊T_F^{1/b}⌋ children) and takes its first untried child, else the
@@ -10,7 +10,7 @@
 //    1 − q^d, and never at ∅.
 // Readings: an untried action (no real or pending visit) scores +∞ in eq. 9 (`untried = "first"`, the job's
 // default): eq. 9 read literally at t_{F,f} = 0, where its exploration term is +∞, so every untried action is tried
-// before any is tried again. `untried = "rave"` is issue 14's first reading: its RAVE term (1−β)·ℓ-RAVE + β·g-RAVE,
+// before any is tried again. `untried = "rave"` is the other reading: its RAVE term (1−β)·ℓ-RAVE + β·g-RAVE,
 // or +∞ when c = 0; under it the search becomes a single chain (docs/fuse.md, "Continuous heuristic").
 // α = c/(c + t_{F,f}) (0 when c = 0) and β = c_l/(c_l + t_l) with t_l the count of ℓ-RAVE_{F,f}. Pending visits enter
 // T_F and t_{F,f} of the exploration term only; an action with pending but no real visits has μ̂ = σ̂² = 0.

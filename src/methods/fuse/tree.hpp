@@ -1,5 +1,5 @@
 #pragma once
-// FUSE's search tree (paper 001 §3–6, Algorithm 1; issue 14). States are feature subsets F, actions the features
+// FUSE's search tree ([FUSE §3–6, Alg. 1]). States are feature subsets F, actions the features
 // not in F and the stopping feature f_s, which makes F final (§3). A tree, not the lattice: no transpositions
 // (§6.1: the reward of F updates only the nodes of the current path). Features are 0..p−1; f_s is action p.
 //

@@ -1,7 +1,7 @@
-// Writes the small HDF5 seed files of tests/fuzz/corpus/hdf5/ (docs/fuzzing.md): the input schema of DESIGN §5 in
-// the layouts, types and string forms the reader accepts, each file 1-3 KB (the files `banditfs simulate` writes
-// are 12 KB, most of it a variable-length-string heap and padding, where mutations are wasted). Not part of the
-// build; run once:
+// Writes the small HDF5 seed files of tests/fuzz/corpus/hdf5/ (docs/fuzzing.md): the input schema of docs/design.md §4
+// in the layouts, types and string forms the reader accepts, each file 1-3 KB (the files `banditfs simulate` writes are
+// 12 KB, most of it a variable-length-string heap and padding, where mutations are wasted). Not part of the build; run
+// once:
 //   h5c++ -std=c++17 -O1 tests/fuzz/tools/make_hdf5_seeds.cpp -o /tmp/make_hdf5_seeds
 //   /tmp/make_hdf5_seeds tests/fuzz/corpus/hdf5
 #include <hdf5.h>

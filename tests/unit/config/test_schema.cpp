@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(a_methods_enum_key_is_parsed_once_dumped_and_described_by_n
                       "method.shape  (\"round\", \"square\", \"oval\")  default \"round\"  shape\n"));
 }
 
-// Issue 12 (paper 003): data.knockoffs and the §6.1 designs as data.dgp values.
+// [TVS]: data.knockoffs and the §6.1 designs as data.dgp values.
 BOOST_AUTO_TEST_CASE(data_knockoffs_and_the_paper_003_designs_parse) {
   const JobConfig job = parse_job("[data]\nknockoffs = \"gaussian\"\ndgp = \"forest\"\n", "job.toml");
   BOOST_TEST(name_of(job.data.knockoffs) == "gaussian");

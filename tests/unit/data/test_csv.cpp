@@ -121,14 +121,14 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_and_column) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_CASE(a_nul_byte_in_a_cell_is_shown_not_cut) {
-  // A NUL inside a cell would end the message at that byte (issue 11): it is shown as \x00 with the rest.
+  // A NUL inside a cell would end the message at that byte: it is shown as \x00 with the rest.
   test::TempDir dir;
   const std::string path = dir.write("nul.csv", std::string("a,y\n1,2\n3x\0z,4\n", 16));
   expect_error<InputError>([&] { read_csv(path, "y"); }, path + ": line 3, column 'a': '3x\\x00z' is not a number");
 }
 
 BOOST_AUTO_TEST_CASE(a_control_byte_in_a_feature_name_is_refused) {
-  // HDF5 keeps names as C strings: a NUL would cut the name in result.h5's /feature_names (fuzzing, issue 11).
+  // HDF5 keeps names as C strings: a NUL would cut the name in result.h5's /feature_names (fuzzing).
   test::TempDir dir;
   const std::string path = dir.write("nul_name.csv", std::string("a\0b,c,y\n1,2,3\n", 14));
   expect_error<InputError>([&] { read_csv(path, "y"); },

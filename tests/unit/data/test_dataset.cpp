@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_target_outside_the_arithmetic_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(a_repeated_truth_index_is_refused) {
-  // Counted twice it would inflate power and the Hamming distance (issue 11).
+  // Counted twice it would inflate power and the Hamming distance.
   Dataset d = random_dataset(10, 4);
   d.origin = "sim.h5";
   d.truth = {1, 3, 1};

@@ -1,4 +1,4 @@
-// Gaussian model-X knockoffs (data/knockoffs.hpp, paper 003 §7.2): the knockoff property of the joint covariance of
+// Gaussian model-X knockoffs (data/knockoffs.hpp, [TVS §7.2]): the knockoff property of the joint covariance of
 // [X, X̃] (each entry within 3 standard errors at n = 20 000), the equicorrelated s, names and column order, the
 // draws keyed by (seed, period, row) only, a singular covariance (Ledoit–Wolf), and data.knockoffs through
 // make_data_source.

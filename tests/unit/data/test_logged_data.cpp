@@ -1,6 +1,6 @@
-// Contextual-bandit logs (issue 15 "Logged data"): CSV parsing (categorical codes in sorted label order, missing
+// Contextual-bandit logs: CSV parsing (categorical codes in sorted label order, missing
 // cells, data.arms), CSV and HDF5 round trips through the writers, column blocks, staged writes, and every bad input
-// of the issue that concerns data (bad HDF5 files are built with the HDF5 C API directly).
+// of the specification that concerns data (bad HDF5 files are built with the HDF5 C API directly).
 #include <hdf5.h>
 
 #include <boost/test/unit_test.hpp>

@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(binary_estimators_reject_targets_that_are_not_0_or_1) {
   BOOST_CHECK_NO_THROW(make_lasso(fixed(0.01))->fit(d.X, d.y, {}));
 }
 
-// Issue 14: paper 001's Lasso ranking, the order of entry on the logistic lasso's path.
+// [FUSE]'s Lasso ranking, the order of entry on the logistic lasso's path.
 BOOST_AUTO_TEST_CASE(logistic_lasso_entry_order_puts_the_strongest_columns_first) {
   Rng rng(21);
   const Index n = 400;

@@ -1,4 +1,4 @@
-// The svm estimator (issue 14): its own predictor equals libsvm's decision function, the CV choice is
+// The svm estimator: its own predictor equals libsvm's decision function, the CV choice is
 // deterministic, models round-trip bit for bit, and it refuses regression targets.
 #include <libsvm/svm.h>
 

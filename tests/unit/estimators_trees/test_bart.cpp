@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(prior_scale_tau_and_lambda) {
   Vector y(4);
   y << -1.0, 3.0, 0.5, 2.0;
   BOOST_TEST(bart::tau_of(y, 2.0, 10) == 4.0 / (4.0 * std::sqrt(10.0)), boost::test_tools::tolerance(1e-15));
-  // λ = σ̂²·χ²_ν⁻¹(1 − q)/ν; χ²₃⁻¹(0.1) = 0.5843744 (issue 12), checked against the reference's bisection too.
+  // λ = σ̂²·χ²_ν⁻¹(1 − q)/ν; χ²₃⁻¹(0.1) = 0.5843744, checked against the reference's bisection too.
   const double quantile = reference_lines("chi2_3_quantile")[0][1];
   BOOST_TEST(bart::lambda_of(1.0, 3.0, 0.9) * 3.0 == quantile, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(std::abs(quantile - 0.5843744) < 1e-7);

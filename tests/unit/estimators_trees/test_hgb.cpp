@@ -1,4 +1,4 @@
-// The histogram gradient boosting (estimators/hgb.cpp, issue 17): binning, split gain and leaf values by hand,
+// The histogram gradient boosting (estimators/hgb.cpp): binning, split gain and leaf values by hand,
 // agreement with scikit-learn's HistGradientBoosting (tests/data/hgb_reference.py), thread-count independence,
 // serialization and bad input.
 #include <algorithm>

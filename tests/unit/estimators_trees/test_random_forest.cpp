@@ -254,10 +254,10 @@ BOOST_AUTO_TEST_CASE(tiny_inputs_give_constant_trees) {
 }
 
 BOOST_AUTO_TEST_CASE(forests_are_unchanged_by_the_speed_work) {
-  // Fingerprints of forests grown by the straightforward builder before its optimisation (issue 4): the faster
+  // Fingerprints of forests grown by the straightforward builder before its optimisation: the faster
   // builder must grow the very same trees (same splits, thresholds, leaf values, node order) for every setting.
   // Those with max_features = 1 were taken again when a node's column order became a rotation of the tree's
-  // (issue 17: it only breaks ties); test_forest_reference.cpp checks those trees against a plain builder.
+  // (it only breaks ties); test_forest_reference.cpp checks those trees against a plain builder.
   const auto data = resampled_rows(240, 12, 21);
   struct Case {
     int depth, min_split, min_leaf;
@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(portable_paths_grow_the_vector_paths_trees) {
 
 BOOST_AUTO_TEST_CASE(forests_on_more_than_65535_rows_are_unchanged_by_the_speed_work) {
   // Above 65 535 rows the builder keeps 32-bit sorted-column entries instead of 16-bit ones (forest_builder.hpp):
-  // that path too must grow the plain builder's trees. Fingerprints taken at the column-order change (issue 17),
+  // that path too must grow the plain builder's trees. Fingerprints taken at the column-order change,
   // when test_forest_reference.cpp's plain builder grew the same trees on these rows.
   const auto data = resampled_rows(70000, 6, 23);
   RandomForestParams params;

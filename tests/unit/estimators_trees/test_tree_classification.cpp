@@ -260,7 +260,7 @@ BOOST_AUTO_TEST_CASE(labels_other_than_0_and_1_are_rejected_naming_the_estimator
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// Issue 14: the forest's mean decrease in impurity (Gini-RF, paper 001 §7.1), by hand on one tree.
+// The forest's mean decrease in impurity (Gini-RF, [FUSE §7.1]), by hand on one tree.
 BOOST_AUTO_TEST_CASE(gini_importance_by_hand_on_one_tree) {
   // y = x0 AND x1 on the four corners. Root: S = 1, W = 4; either column splits it into {S 0, W 2} and {S 1, W 2},
   // a decrease of (0 + 1/2) − 1/4 = 1/4; the other column then splits the mixed child, (0 + 1) − 1/2 = 1/2. So the

@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(panel_layout_ranks_one_hot_and_excess_returns) {
   BOOST_TEST(read_string_attribute(fx.options().out, "prepare.align") == "same-month");
   BOOST_TEST(!fs::exists(fx.options().out + ".tmp"));
 
-  // The engine's panel reader sees one period per month.
+  // The panel reader of a run sees one period per month.
   auto source = make_hdf5_source(fx.options().out, true, 0, 0);
   BOOST_TEST(source->num_periods() == 3);
   const Dataset jan = source->load_period(0);

@@ -1,4 +1,4 @@
-// prepare-gkx, issue 11: the datashare file's 94 names, another vintage, CRSP's missing-return codes, the memory
+// prepare-gkx: the datashare file's 94 names, another vintage, CRSP's missing-return codes, the memory
 // budget option and the panel writer's temp file. Tiny CSVs in a temp dir (prepare_fixture.hpp).
 #include "prepare_fixture.hpp"
 
@@ -9,7 +9,7 @@ namespace fs = std::filesystem;
 
 BOOST_AUTO_TEST_SUITE(prepare)
 
-// Issue 11: the list is the public datashare file's 94 (ipo and salerev were wrong; salerec and secured were missing).
+// The list is the public datashare file's 94 (ipo and salerev were wrong; salerec and secured were missing).
 BOOST_AUTO_TEST_CASE(standard_names_are_the_datashare_files_94) {
   const std::set<std::string> datashare = {"mvel1",
                                            "beta",
@@ -135,7 +135,7 @@ std::int64_t read_int_attribute(const std::string& path, const char* name) {
 }
 }  // namespace
 
-// Issue 11: another vintage (a standard name missing, a new numeric column, a text column) is prepared; the
+// Another vintage (a standard name missing, a new numeric column, a text column) is prepared; the
 // differences are warned about, reported and written to the panel's attributes; --strict refuses it.
 BOOST_AUTO_TEST_CASE(another_vintage_is_used_and_its_differences_reported) {
   Fixture fx;
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(another_vintage_is_used_and_its_differences_reported) {
   expect_input_error([&] { prepare_gkx(o); }, {"vintage.csv", "'mom12m'", "missing", "--strict"});
   BOOST_TEST(!fs::exists(o.out));
   BOOST_TEST(!fs::exists(o.out + ".tmp"));
-  // --strict on a complete file with an extra column: the 94 only, the extra one not used (as before issue 11).
+  // --strict on a complete file with an extra column: the 94 only, the extra one not used.
   o.characteristics = write_gkx(fx.dir, {{"10", "20100129", "1"}, {"11", "20100129", "2"}}, "", "complete.csv");
   append_columns(o.characteristics, "newchar", [](int k) { return std::to_string(k); });
   warnings.clear();
@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(another_vintage_is_used_and_its_differences_reported) {
   BOOST_TEST(!fs::exists(o.out));
 }
 
-// Issue 11: CRSP's numeric missing-return codes are missing values, not −6 600 % returns; any other return below −1
+// CRSP's numeric missing-return codes are missing values, not −6 600 % returns; any other return below −1
 // is dropped, counted, warned about and recorded in the panel.
 BOOST_AUTO_TEST_CASE(crsp_missing_codes_and_returns_below_minus_one) {
   BOOST_TEST(is_crsp_missing_return(-66.0));
@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(crsp_missing_codes_and_returns_below_minus_one) {
   BOOST_TEST(r2.rows_written == 1);
 }
 
-// Issue 11: the memory budget option is checked and named (no 309-digit range bound).
+// The memory budget option is checked and named (no 309-digit range bound).
 BOOST_AUTO_TEST_CASE(memory_budget_option_checks) {
   BOOST_TEST(memory_budget_bytes(256, "--memory-mb") == std::size_t{256} << 20);
   BOOST_TEST(memory_budget_bytes(1, "--memory-mb") == std::size_t{1} << 20);

@@ -1,4 +1,4 @@
-// simulate gkx-like (issue 5): determinism by seed, the CSV schema, the planted truth, the data's shape (ties,
+// simulate gkx-like: determinism by seed, the CSV schema, the planted truth, the data's shape (ties,
 // binary columns, industry-level columns, correlated pairs, missing shares), and a round trip through prepare-gkx.
 #include <unistd.h>
 
@@ -270,7 +270,7 @@ BOOST_AUTO_TEST_CASE(csv_schema_and_prepare_gkx_round_trip) {
   for (Index i = 0; i < d.rows(); ++i) BOOST_TEST_REQUIRE(std::isfinite(d.y[i]));
 }
 
-// Issue 11: the names were corrected (ipo → secured, salerev → salerec, each in the old one's place) without changing
+// The names were corrected (ipo → secured, salerev → salerec, each in the old one's place) without changing
 // a single simulated value: the CSV bodies are pinned to the bytes written before the change (FNV-1a 64 of
 // everything after the header line of characteristics.csv, and of the whole returns.csv; seed 5, 3 months, 120
 // stocks).
@@ -309,7 +309,7 @@ void expect_config_error(F&& f, std::initializer_list<std::string> needles) {
   }
 }
 
-// Issue 11: every bad size or non-finite value is refused up front, naming the option, and nothing is written.
+// Every bad size or non-finite value is refused up front, naming the option, and nothing is written.
 BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_is_written) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   expect_config_error([&] { validate_gkx_like(3, 100, 201001, nan); }, {"--signal-scale", "finite", "nan"});

@@ -1,4 +1,4 @@
-// cmab-scores' pure algorithms (paper 004 §2, eq. 1, A.1; issue 15; src/methods/cmab/): the issue's 16-row hand
+// cmab-scores' pure algorithms ([CMAB §2, eq. 1, A.1]; src/methods/cmab/): the specification's 16-row hand
 // example, quantile and per-value bins, ties, the NaN bin and its error, a zero cell (smoothing), an arm missing from
 // a bin, a bin of one reward, a constant feature, eq. 1's min-max, and agreement with the NumPy reference
 // (tests/data/cmab_reference.py) on its three random logs (tests/data/cmab_reference_cases.txt) to 1e-12 relative.
@@ -50,8 +50,8 @@ CellCounts cells_of(int arms, const std::vector<std::pair<int, int>>& zeros_ones
   return c;
 }
 
-/// The issue's example: 16 rows, arms 0/1, a categorical feature; A (code 0): arm0 3 of 4 rewarded, arm1 1 of 4;
-/// B (code 1): arm0 1 of 4, arm1 3 of 4.
+/// The specification's example: 16 rows, arms 0/1, a categorical feature; A (code 0): arm0 3 of 4 rewarded, arm1 1 of
+/// 4; B (code 1): arm0 1 of 4, arm1 3 of 4.
 struct HandLog {
   std::vector<float> x;
   std::vector<std::int32_t> arm;
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(the_issue_hand_example) {
     const FeatureScores s = score_feature(cells, reference, 0);
     BOOST_TEST(close(s.hie, 0.25));  // both readings
     BOOST_TEST(close(s.hdd, std::log(3.0) / 4), s.hdd);
-    BOOST_TEST(std::abs(s.hdd - 0.2746531) < 5e-8);  // the issue's 7 digits
+    BOOST_TEST(std::abs(s.hdd - 0.2746531) < 5e-8);  // the specification's 7 digits
     BOOST_TEST(close(s.kl, std::log(3.0) / 2), s.kl);
     BOOST_TEST(std::abs(s.kl - 0.5493061) < 5e-8);
     BOOST_TEST(close(s.ed, 0.5));

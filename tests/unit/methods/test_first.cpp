@@ -1,4 +1,4 @@
-// FIRST (paper 002; src/methods/first/): the estimator's hand case, the tie rule, NANNE's formula, the §4 example
+// FIRST [FIRST] (src/methods/first/): the estimator's hand case, the tie rule, NANNE's formula, the §4 example
 // (a correlated, irrelevant X3 is dropped and ψ̂ ≈ (0.5, 0.5)), FIRST-FAST on the same, independence of the
 // thread count, and agreement with the NumPy reference (tests/data/first_reference.py) on a lattice fixture.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// FIRST's checkpoint and resume (issue 13): a run stopped after a forward step and resumed from the written
+// FIRST's checkpoint and resume: a run stopped after a forward step and resumed from the written
 // checkpoint gives exactly the uninterrupted outcome (full and FAST, with and without an N_O subsample); the file
 // round-trips; another job's, other data's or a non-checkpoint file is refused with a message naming it.
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// FIRST's neighbour searches (src/methods/first/detail/knn.*, forward_search.*, issue 13): the kd-tree path, the
+// FIRST's neighbour searches (src/methods/first/detail/knn.*, forward_search.*): the kd-tree path, the
 // forward step's list walk and brute force give the same neighbourhoods (sizes, outer row by outer row) and the same
 // T̂, bit for bit, on lattice data full of ties and duplicate rows and on continuous data, for |u| = 1, 2, 5, 16
 // (the walk: |A| = 0…16) and N_I = 2, 3, 5.

@@ -1,4 +1,4 @@
-// FUSE's pure core (src/methods/fuse/: tree, selection, reward; paper 001, issue 14), the "Must hold" hand checks:
+// FUSE's pure core (src/methods/fuse/: tree, selection, reward; [FUSE]), the "Must hold" hand checks:
 // UCB1-tuned (eq. 5) by hand; ⌊√T_F⌋ children for T_F = 1…20; ℓ-/g-RAVE after three scripted iterations; the random
 // phase's stopping depth at q = 0.5 against the exact law; the AUC of footnote 1; leave-one-out kNN and its ties;
 // the most-visited path's ties and the g-RAVE ranking's; the same seed giving the same tree.

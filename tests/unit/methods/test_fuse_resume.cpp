@@ -1,4 +1,4 @@
-// FUSE's checkpoint and resume (issue 14): a run stopped after any round and resumed gives the uninterrupted run's
+// FUSE's checkpoint and resume: a run stopped after any round and resumed gives the uninterrupted run's
 // result bit for bit (the tree is replayed from the stored rewards); another job's checkpoint, a corrupt one and a
 // partial round are refused naming the file.
 #include <unistd.h>

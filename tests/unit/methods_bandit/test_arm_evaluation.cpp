@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(empty_or_unskilled_evaluations_do_not_update_the_posterior)
   BOOST_TEST(!updates_posterior(empty, reward));  // otherwise unplayed_as_failures would fail every arm
 }
 
-// Issue 16: the shadow columns of reward.null = "shadow" and the paired null's relation to the paper's rule.
+// The shadow columns of reward.null = "shadow" and the paired null's relation to the paper's rule.
 BOOST_AUTO_TEST_CASE(shadow_plan_copies_arm_features_with_their_rows_shuffled) {
   RewardConfig reward;
   BOOST_TEST(shadow_count(8, reward) == 0u);  // reward.null = "none"

@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(a_bad_set_value_is_blamed_on_set_not_the_file) {
   BOOST_TEST(contains(error_of("[bandit]\niterations = 0\n"), "job.toml: bandit.iterations = 0 is out of range"));
 }
 
-// Issue 16: reward.null and its keys.
+// Reward.null and its keys.
 BOOST_AUTO_TEST_CASE(reward_null_keys_are_parsed_and_checked) {
   const JobConfig job = parse_job("[reward]\nnull = \"shadow\"\nshadows = 7\nshadow_quantile = 0.9\n", "job.toml");
   BOOST_TEST(name_of(reward_config(job).null) == "shadow");
@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(svm_keys_and_its_binary_task) {
       contains(error_of("[data]\ntask = \"binary\"\n[estimator]\nname = \"svm\"\nfolds = 1\n"), "estimator.folds"));
 }
 
-// Issue 12 (paper 003): BART's keys, its rewards, TVS batches, and what each refuses.
+// [TVS]: BART's keys, its rewards, TVS batches, and what each refuses.
 BOOST_AUTO_TEST_CASE(bart_rewards_batches_and_rebatch_are_parsed_and_checked) {
   const JobConfig job = parse_job(
       "[data]\nbatch_size = 100\n[estimator]\nname = \"bart\"\nsweeps = 500\nsparse = false\n[reward]\nrule = "

@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(an_online_run_resumed_mid_period_and_mid_pass_equals_the_un
   for (int stop_after : {2, 3, 13, 20}) check_resume_equals_uninterrupted(online_job(), stop_after);
 }
 
-// Issue 16: the calibrated nulls keep no state of their own, so a resumed run equals the uninterrupted one.
+// The calibrated nulls keep no state of their own, so a resumed run equals the uninterrupted one.
 BOOST_AUTO_TEST_CASE(runs_with_a_calibrated_null_resume_exactly) {
   JobConfig shadow = offline_job();
   reward_config(shadow).null = RewardNull::Shadow;
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(runs_with_a_calibrated_null_resume_exactly) {
   check_resume_equals_uninterrupted(paired, 3);
 }
 
-// Paper 003: TVS with BART rewards keeps no state beyond the posterior (each evaluation's chain is drawn from its own
+// [TVS]: TVS with BART rewards keeps no state beyond the posterior (each evaluation's chain is drawn from its own
 // stream), so a run stopped after round k and resumed equals the uninterrupted one — offline (eq. 9) and online
 // (eq. 10), with the selected-set stopping rule's state carried over.
 BOOST_AUTO_TEST_CASE(a_tvs_bart_run_resumes_exactly) {

@@ -1,4 +1,4 @@
-// methods/bandit/model_rewards: the rewards paper 003 reads from a fitted model (eqs. 9 and 10 from BART's split
+// methods/bandit/model_rewards: the rewards [TVS] reads from a fitted model (eqs. 9 and 10 from BART's split
 // counts, §3.3's lasso-nonzero from the coefficients), on hand-built models.
 #include <boost/test/unit_test.hpp>
 #include <string>

@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(group_layouts_cover_every_worker_and_every_arm_once) {
   }
 }
 
-// run.group_size (issue 17 §2): groups of at least that many workers while the workers allow, never more groups than
+// run.group_size: groups of at least that many workers while the workers allow, never more groups than
 // arms, at least one group; 0 keeps one group per arm.
 BOOST_AUTO_TEST_CASE(group_size_asks_for_groups_of_at_least_that_many_workers) {
   BOOST_TEST(make_group_layout(9, 8, 0).groups == 8);

@@ -1,4 +1,4 @@
-// The background loading of the next period (methods/bandit/period_prefetcher.hpp, issue 17 §3): the same rows as a
+// The background loading of the next period (methods/bandit/period_prefetcher.hpp): the same rows as a
 // direct load, a load's error at the get() that needs it, a clean join when destroyed mid-load, and the schedule's
 // next.
 #include <atomic>

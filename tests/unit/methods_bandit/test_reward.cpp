@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(unknown_rules_are_rejected) {
   BOOST_TEST(!needs_importance(RewardRule::LassoNonzero));
 }
 
-// Issue 16: reward.null.
+// Reward.null.
 namespace {
 RewardConfig with_null(const std::string& rule_name, double threshold, RewardNull null) {
   RewardConfig c = rule(rule_name, threshold);

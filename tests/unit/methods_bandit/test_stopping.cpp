@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(tvs_selects_at_c_tilde_and_its_top_q) {
   StoppingRule stable(StopRule::SelectedStable, 2, {}, false, rule);
   BOOST_TEST(!stable.observe(means));
   BOOST_TEST(stable.observe({0.62, 0.9, 0.64, 0.1, 0.7}));  // feature 3 moved below C̃ only: same selected set
-  // TVS truncates strictly above C̃ (paper 003 §4, "above 0.5"); ts/ttts keep the median probability model's ≥ 0.5.
+  // TVS truncates strictly above C̃ ([TVS §4], "above 0.5"); ts/ttts keep the median probability model's ≥ 0.5.
   bandit.tvs_q = 0;
   bandit.tvs_c = 0.6180339887498949;  // the default: C̃ = 0.5 up to rounding
   const std::vector<double> ties{0.5, 0.75, 0.5 + 1e-6};

@@ -1,4 +1,4 @@
-// Hyper-parameter tuning (methods/bandit/tuning.hpp, paper 000 §5.1): the grid, the folds, the selection, the [tuning]
+// Hyper-parameter tuning (methods/bandit/tuning.hpp, [Wu §5.1]): the grid, the folds, the selection, the [tuning]
 // keys and the report's round trip through result.h5 / run.json.
 #include <unistd.h>
 
@@ -231,7 +231,7 @@ BOOST_AUTO_TEST_CASE(the_report_does_not_depend_on_the_thread_count_and_ties_kee
 }
 
 BOOST_AUTO_TEST_CASE(hgb_is_tuned_on_the_same_grid_and_picks_the_deeper_model) {
-  // issue 17: [tuning] works for hgb, whose six tunable keys mean what gbm's do.
+  // [tuning] works for hgb, whose six tunable keys mean what gbm's do.
   const Dataset data = interaction_data(300, 5, 3);
   EstimatorConfig base;
   base.name = EstimatorName::Hgb;

@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(read_result_h5_errors_name_the_file_and_dataset) {
 
 BOOST_AUTO_TEST_CASE(old_layout_reads_as_the_bandit) {
   TempDir tmp;
-  // The engine's run state is the layout of result.h5 before issue 10.
+  // The bandit's run state is the bandit-only layout of result.h5.
   RunResult old;
   old.version = "0.0.9";
   old.policy = "ts";

@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(plot_script_draws_a_png) {
   MethodResult flat = make_method_result(20, 0, false);  // no trajectory: the bar chart alone
   write_result_h5(flat, tmp / "flat.h5");
   draw(tmp / "flat.h5", tmp / "flat.png");
-  // A file of the layout before issue 10.
+  // A file of the bandit-only layout.
   RunResult old;
   old.feature_names = {"a", "b", "c"};
   old.alpha = {1.0, 9.0, 2.5};

@@ -1,6 +1,5 @@
-// The engine's run state in HDF5 (RunResult ↔ checkpoint.h5, engine/run_result_h5.hpp): round trip, chunked
-// trajectory, determinism, read errors and atomic writes. (Moved here from test_result_io.cpp in issue 10, when
-// result.h5 became the method-neutral MethodResult; the cases are unchanged.)
+// The bandit's run state in HDF5 (RunResult ↔ checkpoint.h5, methods/bandit/run_result_h5.hpp): round trip, chunked
+// trajectory, determinism, read errors and atomic writes.
 #include <hdf5.h>
 
 #include <boost/test/unit_test.hpp>

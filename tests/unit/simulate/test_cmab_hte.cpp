@@ -1,4 +1,4 @@
-// Simulated contextual-bandit logs after paper 004 §3.1 (issue 15): structure, the h_j standardisation, determinism,
+// Simulated contextual-bandit logs after [CMAB §3.1]: structure, the h_j standardisation, determinism,
 // column blocks generated on demand, the arm × h reward design, file round trips and errors.
 #include <unistd.h>
 
@@ -99,7 +99,8 @@ BOOST_AUTO_TEST_CASE(structure_arms_uniform_columns_standard_normal) {
 }
 
 BOOST_AUTO_TEST_CASE(h_is_standardised_with_the_exact_normal_moments) {
-  // The issue's constants (rounded to 6 digits): means 0, 1, 0, 0.398942, 0; sds 1, √2, √15, 0.583819, 0.707107.
+  // The specification's constants (rounded to 6 digits): means 0, 1, 0, 0.398942, 0; sds 1, √2, √15, 0.583819,
+  // 0.707107.
   BOOST_TEST(std::abs(cmab_hte_h(1, 0.7) - 0.7) < 1e-15);
   BOOST_TEST(std::abs(cmab_hte_h(2, 0.0) - (0.0 - 1.0) / std::sqrt(2.0)) < 1e-15);
   BOOST_TEST(std::abs(cmab_hte_h(3, 2.0) - 8.0 / std::sqrt(15.0)) < 1e-15);

@@ -1,4 +1,4 @@
-// Simulated DGPs (paper 000 eqs. 1, 3, 5; paper 003 §6.1): determinism, moments, noise variance, sources, errors.
+// Simulated DGPs ([Wu eqs. 1, 3, 5]; [TVS §6.1]): determinism, moments, noise variance, sources, errors.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(shape_names_truth_origin) {
     const auto dgp = enum_from_name<Dgp>(name_of(name));
     BOOST_TEST_REQUIRE(dgp.has_value());  // every DGP is a data.dgp value, by its name
     BOOST_TEST((*dgp == name && dgp_from_name(std::string(name_of(name))) == name));
-    if (*dgp <= Dgp::Forest) {  // the first six: x1..x5 (paper 002's designs: test_first_designs.cpp)
+    if (*dgp <= Dgp::Forest) {  // the first six: x1..x5 ([FIRST]'s designs: test_first_designs.cpp)
       BOOST_TEST(d.truth == std::vector<FeatureId>({0, 1, 2, 3, 4}), boost::test_tools::per_element());
     }
     BOOST_TEST(d.has_truth);
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_config_errors) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_CASE(a_simulation_too_big_for_memory_is_refused_up_front) {
-  // Issue 11: `simulate --n 99999999999` ended in "unexpected error: std::bad_alloc".
+  // `simulate --n 99999999999` must be refused by name, not end in "unexpected error: std::bad_alloc".
   BOOST_CHECK_NO_THROW(check_simulation_fits(300, 1000, "--n, --p"));
   try {
     check_simulation_fits(99999999999, 1000, "--n, --p, --periods");

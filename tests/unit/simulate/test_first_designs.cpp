@@ -1,4 +1,4 @@
-// Paper 002's designs (FIRST, §3.3, §5 eqs. 16–18, §6.1): the mean functions at hand-computed points, the truth sets,
+// [FIRST]'s designs (FIRST, §3.3, §5 eqs. 16–18, §6.1): the mean functions at hand-computed points, the truth sets,
 // the Gaussian copula's correlation ρ^|j−k| on the normal scores Φ⁻¹(x), uniform marginals, Bernoulli(Φ(f)) labels,
 // determinism and the refusals.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// `simulate madelon-like` (issue 14): structure (shape, balanced 0/1 labels, the truth's size, redundant columns as
+// `simulate madelon-like`: structure (shape, balanced 0/1 labels, the truth's size, redundant columns as
 // exact linear combinations of the informative ones, N(0,1) noise), determinism, the clusters' separability and
 // bad values. Structure, not NumPy equality.
 #include <Eigen/Dense>
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(shape_labels_and_truth) {
   }
   // 500 of each class before flipping; flip_y 0.01 changes about 5 labels.
   BOOST_TEST(std::abs(ones - 500.0) <= 25.0);
-  // Default spec: the issue's 4400 × 500 with 20 relevant columns.
+  // Default spec: the specification's 4400 × 500 with 20 relevant columns.
   const MadelonSpec defaults;
   BOOST_TEST(defaults.n == 4400);
   BOOST_TEST(defaults.p == 500);

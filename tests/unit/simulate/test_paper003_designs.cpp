@@ -1,4 +1,4 @@
-// Paper 003 §6.1's friedman1-corr and forest designs: their x moments (each within 3 standard errors at n = 20 000),
+// [TVS §6.1]'s friedman1-corr and forest designs: their x moments (each within 3 standard errors at n = 20 000),
 // the forest's trees (drawn once from the seed: the same f for every batch; the BART prior's structure), its noise
 // variance, determinism.
 #include <algorithm>

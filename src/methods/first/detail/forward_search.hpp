@@ -1,7 +1,7 @@
 #pragma once
-// FIRST's forward step, searched once per step instead of once per candidate (issue 13, acceptance 7).
+// FIRST's forward step, searched once per step instead of once per candidate.
 //
-// A forward step (paper 002 Algorithm 3 line 4, eq. 15) estimates T̂(A ∪ {i}) for every candidate i with the same
+// A forward step ([FIRST Alg. 3 line 4, eq. 15]) estimates T̂(A ∪ {i}) for every candidate i with the same
 // set A and the same outer rows. The squared distance on A ∪ {i} is the one on A plus candidate i's own term, so:
 //  * once per step, each outer row m keeps the K rows nearest to it on A, ascending by their squared distance D_A;
 //  * for a candidate, m's neighbours are found by walking that list with S̃ = D_A + (x_i[r] − x_i[m])², and the walk

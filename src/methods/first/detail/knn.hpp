@@ -1,9 +1,9 @@
 #pragma once
-// The nearest-neighbour step of FIRST's estimator (paper 002 eq. 10, Appendix C): for an outer row m, the rows
+// The nearest-neighbour step of FIRST's estimator ([FIRST eq. 10, Appendix C]): for an outer row m, the rows
 // within the N_I-th smallest Euclidean distance to row m on the columns u — row m itself included, and every row
 // tied at that distance too (no random tie-break) — and the sample variance (divisor s − 1) of their y's.
 //
-// Two exact searches give the same neighbourhoods, bit for bit (issue 13):
+// Two exact searches give the same neighbourhoods, bit for bit:
 //  * brute force: every row's squared distance, accumulated column by column in u's order;
 //  * a kd-tree (nanoflann, the §3.3 remark "K-d tree (Bentley, 1975) can be employed") for |u| ≤ kKdTreeMaxColumns:
 //    knnSearch bounds the N_I-th distance, a slightly widened radiusSearch collects every row that can be within

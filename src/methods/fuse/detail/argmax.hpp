@@ -1,5 +1,5 @@
 #pragma once
-// An argmax with uniformly drawn ties (issue 14: "ties go to a stream draw"), one pass: the k-th candidate tied at
+// An argmax with uniformly drawn ties ("ties go to a stream draw"), one pass: the k-th candidate tied at
 // the best score replaces the current pick with probability 1/k (reservoir sampling). Draws happen only on exact
 // ties, so the stream — and the result — depend only on the scores and their order.
 #include <cstdint>
