@@ -96,6 +96,20 @@ void print_timings(const MethodResult& r, std::ostream& out) {
   if (!parts.empty()) out << "               " << parts << "\n";
 }
 
+/// FDP, power and Hamming against the known truth, and when the trajectory first separated it.
+void print_truth_line(const MethodResult& r, std::ostream& out) {
+  out << "  truth         " << r.truth.size() << " true features: "
+      << format("FDP %.3f, power %.3f, Hamming %lld", r.metrics.fdp, r.metrics.power,
+                static_cast<long long>(r.metrics.hamming));
+  // Separation is a property of a trajectory (the first iteration after which it split truth from noise).
+  if (r.trajectory.empty())
+    out << "\n";
+  else if (r.metrics.separation_iteration >= 0)
+    out << ", separated after iteration " << r.metrics.separation_iteration << "\n";
+  else
+    out << ", never separated\n";
+}
+
 }  // namespace
 
 void print_inspection(const MethodResult& r, std::ostream& out, int top) {
@@ -117,18 +131,7 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   out << "   stop: " << or_dash(r.stop_reason) << "\n";
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
   print_group_facts(r, out);
-  if (r.metrics.known) {
-    out << "  truth         " << r.truth.size() << " true features: "
-        << format("FDP %.3f, power %.3f, Hamming %lld", r.metrics.fdp, r.metrics.power,
-                  static_cast<long long>(r.metrics.hamming));
-    // Separation is a property of a trajectory (the first iteration after which it split truth from noise).
-    if (r.trajectory.empty())
-      out << "\n";
-    else if (r.metrics.separation_iteration >= 0)
-      out << ", separated after iteration " << r.metrics.separation_iteration << "\n";
-    else
-      out << ", never separated\n";
-  }
+  if (r.metrics.known) print_truth_line(r, out);
   print_timings(r, out);
   if (!problem.empty()) {
     out << "  (" << problem << ": no feature table)\n";

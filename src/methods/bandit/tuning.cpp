@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -163,6 +164,85 @@ std::vector<std::vector<Index>> kfold_test_rows(Index n, int folds, bool shuffle
   return out;
 }
 
+namespace {
+
+/// The report's table from the fold scores (point-major, k per point): each point's values, mean and standard
+/// deviation of R², and the chosen point (the best mean; a tie keeps the earlier point).
+TuningReport summarise_folds(const std::vector<double>& fold_r2, const std::vector<std::vector<double>>& grid, int k) {
+  const std::size_t points = grid.size();
+  TuningReport report;
+  report.present = true;
+  report.parameters = tuning_parameters();
+  report.folds = k;
+  report.fold_r2 = fold_r2;
+  report.mean_r2.resize(points);
+  report.std_r2.resize(points);
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < points; ++i) {
+    report.values.insert(report.values.end(), grid[i].begin(), grid[i].end());
+    double sum = 0.0;
+    for (int f = 0; f < k; ++f) sum += fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)];
+    const double mean = sum / k;
+    double squares = 0.0;
+    for (int f = 0; f < k; ++f) {
+      const double d = fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)] - mean;
+      squares += d * d;
+    }
+    report.mean_r2[i] = mean;
+    report.std_r2[i] = std::sqrt(squares / k);
+    if (!std::isnan(mean) && (report.chosen < 0 || mean > best)) {  // strict: a tie keeps the earlier point
+      best = mean;
+      report.chosen = static_cast<std::int32_t>(i);
+    }
+  }
+  if (report.chosen < 0) report.chosen = 0;  // every mean NaN (non-finite predictions): keep the first point
+  return report;
+}
+
+/// Fits every grid point on the rows outside fold f and stores its R² on fold f in fold_r2[point · k + f]; `tick`
+/// after each point, failed or not.
+void score_fold(const Dataset& data, const std::vector<std::vector<Index>>& folds, int f,
+                const std::vector<std::unique_ptr<Estimator>>& estimators, std::uint64_t seed, int threads,
+                std::vector<double>& fold_r2, const std::function<void()>& tick) {
+  const Index n = data.rows();
+  const auto k = folds.size();
+  const std::size_t points = estimators.size();
+  const auto& test = folds[static_cast<std::size_t>(f)];
+  std::vector<std::uint8_t> held_out(static_cast<std::size_t>(n), 0);
+  for (Index row : test) held_out[static_cast<std::size_t>(row)] = 1;
+  std::vector<Index> train;
+  train.reserve(static_cast<std::size_t>(n) - test.size());
+  for (Index row = 0; row < n; ++row)
+    if (!held_out[static_cast<std::size_t>(row)]) train.push_back(row);
+  std::vector<FeatureId> all_columns(static_cast<std::size_t>(data.cols()));
+  std::iota(all_columns.begin(), all_columns.end(), FeatureId{0});
+  const Matrix X_train = gather(data.X, train, all_columns);
+  const Vector y_train = gather(data.y, train);
+  const Matrix X_test = gather(data.X, test, all_columns);
+  const Vector y_test = gather(data.y, test);
+  const std::uint64_t fit_seed =
+      Rng::stream(seed, 0, static_cast<std::uint64_t>(f), Purpose::Tuning, kFitStream).next_u64();
+  // Grid points are fitted concurrently, one thread each (on a few thousand rows XGBoost's own threads mostly
+  // wait at barriers); with fewer points than threads each fit gets the spare threads. Every fit writes its own
+  // slot, and gbm fits do not depend on their thread count, so the table does not depend on `threads`.
+  const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), points));
+  const FitOptions options{fit_seed, std::max(1, std::max(1, threads) / workers), {}};
+  // Every point runs even when one fails; the first failing point in grid order is rethrown, whatever the timing.
+  parallel_for(points, workers, [&](std::size_t i) {
+    std::exception_ptr error;  // a failed point counts as done too
+    try {
+      const auto model = estimators[i]->fit(X_train, y_train, options);
+      fold_r2[i * k + static_cast<std::size_t>(f)] = r2_score(y_test, model->predict(X_test));
+    } catch (...) {
+      error = std::current_exception();
+    }
+    tick();
+    if (error) std::rethrow_exception(error);
+  });
+}
+
+}  // namespace
+
 TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tuning, const Dataset& data,
                             std::uint64_t seed, int threads, const TuningProgress& progress) {
   const auto start = std::chrono::steady_clock::now();
@@ -186,81 +266,23 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
   const auto folds = kfold_test_rows(n, k, tuning.shuffle, seed);
   const std::size_t points = grid.size();
   std::vector<double> fold_r2(points * static_cast<std::size_t>(k), 0.0);
-  std::vector<FeatureId> all_columns(static_cast<std::size_t>(data.cols()));
-  std::iota(all_columns.begin(), all_columns.end(), FeatureId{0});
-  std::vector<std::uint8_t> held_out(static_cast<std::size_t>(n));
-
   std::size_t done = 0;
   const std::size_t total = points * static_cast<std::size_t>(k);
-  for (int f = 0; f < k; ++f) {  // folds outermost: one fold's copies of the rows in memory at a time
-    const auto& test = folds[static_cast<std::size_t>(f)];
-    std::fill(held_out.begin(), held_out.end(), std::uint8_t{0});
-    for (Index row : test) held_out[static_cast<std::size_t>(row)] = 1;
-    std::vector<Index> train;
-    train.reserve(static_cast<std::size_t>(n) - test.size());
-    for (Index row = 0; row < n; ++row)
-      if (!held_out[static_cast<std::size_t>(row)]) train.push_back(row);
-    const Matrix X_train = gather(data.X, train, all_columns);
-    const Vector y_train = gather(data.y, train);
-    const Matrix X_test = gather(data.X, test, all_columns);
-    const Vector y_test = gather(data.y, test);
-    const std::uint64_t fit_seed =
-        Rng::stream(seed, 0, static_cast<std::uint64_t>(f), Purpose::Tuning, kFitStream).next_u64();
-    // Grid points are fitted concurrently, one thread each (on a few thousand rows XGBoost's own threads mostly
-    // wait at barriers); with fewer points than threads each fit gets the spare threads. Every fit writes its own
-    // slot, and gbm fits do not depend on their thread count, so the table does not depend on `threads`.
-    const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), points));
-    const FitOptions options{fit_seed, std::max(1, std::max(1, threads) / workers), {}};
-    std::mutex progress_mutex;
-    // Every point runs even when one fails; the first failing point in grid order is rethrown, whatever the timing.
-    parallel_for(points, workers, [&](std::size_t i) {
-      std::exception_ptr error;  // a failed point counts as done too
-      try {
-        const auto model = estimators[i]->fit(X_train, y_train, options);
-        fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)] =
-            r2_score(y_test, model->predict(X_test));
-      } catch (...) {
-        error = std::current_exception();
-      }
-      if (progress) {
-        const std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(++done, total);
-      }
-      if (error) std::rethrow_exception(error);
-    });
-  }
+  std::mutex progress_mutex;
+  const auto tick = [&] {
+    if (!progress) return;
+    const std::lock_guard<std::mutex> lock(progress_mutex);
+    progress(++done, total);
+  };
+  for (int f = 0; f < k; ++f)  // folds outermost: one fold's copies of the rows in memory at a time
+    score_fold(data, folds, f, estimators, seed, threads, fold_r2, tick);
 
-  TuningReport report;
-  report.present = true;
+  TuningReport report = summarise_folds(fold_r2, grid, k);
   report.estimator = std::string(name_of(base.name));
-  report.parameters = tuning_parameters();
-  report.folds = k;
   report.period = tuning.period;
   report.rows = n;
   report.features = data.cols();
   report.seed = seed;
-  report.fold_r2 = fold_r2;
-  report.mean_r2.resize(points);
-  report.std_r2.resize(points);
-  double best = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < points; ++i) {
-    report.values.insert(report.values.end(), grid[i].begin(), grid[i].end());
-    double sum = 0.0;
-    for (int f = 0; f < k; ++f) sum += fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)];
-    const double mean = sum / k;
-    double squares = 0.0;
-    for (int f = 0; f < k; ++f) {
-      const double d = fold_r2[i * static_cast<std::size_t>(k) + static_cast<std::size_t>(f)] - mean;
-      squares += d * d;
-    }
-    report.mean_r2[i] = mean;
-    report.std_r2[i] = std::sqrt(squares / k);
-    if (!std::isnan(mean) && (report.chosen < 0 || mean > best)) {  // strict: a tie keeps the earlier point
-      best = mean;
-      report.chosen = static_cast<std::int32_t>(i);
-    }
-  }
-  if (report.chosen < 0) report.chosen = 0;  // every mean NaN (non-finite predictions): keep the first point
   report.seconds = seconds_since(start);
 
   TuningResult result;
