@@ -282,14 +282,11 @@ struct EstimatorConfig {
 
 /// The tasks `name` fits (its BFS_ESTIMATORS column).
 constexpr EstimatorTasks estimator_tasks(EstimatorName name) {
-  switch (name) {
-#define BFS_ESTIMATOR_TASKS(value, name, member, params, tasks) \
-  case EstimatorName::value:                                    \
-    return tasks;
-    BFS_ESTIMATORS(BFS_ESTIMATOR_TASKS)
+  // Indexed by the enum, which the same list numbers in its order.
+#define BFS_ESTIMATOR_TASKS(value, name, member, params, tasks) tasks,
+  constexpr std::array kTasks{BFS_ESTIMATORS(BFS_ESTIMATOR_TASKS)};
 #undef BFS_ESTIMATOR_TASKS
-  }
-  return {};
+  return kTasks[static_cast<std::size_t>(name)];
 }
 /// ConfigError `estimator.name = "x" needs data.task = "t" (why; got "u")` unless the estimator fits `task`: the
 /// check of the schema (a job) and of make_estimator (estimators built in code), from the list's column.

@@ -33,7 +33,7 @@ template <class Section>
 void read_section(const toml::table& root, const char* name, const std::string& origin, Section& section,
                   const std::set<std::string>& overridden) {
   const toml::node* node = root.get(name);
-  if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [" + name + "] must be a table");
+  if (node != nullptr && !node->is_table()) throw ConfigError(detail::concat(origin, ": [", name, "] must be a table"));
   TableReader reader(node ? node->as_table() : nullptr, origin, name, &overridden);
   visit(section, reader);
   reader.reject_unknown_keys();
@@ -166,7 +166,8 @@ void read_method_sections(const toml::table& root, const std::string& origin, Me
                           const std::set<std::string>& overridden) {
   for (const auto& name : config.sections) {
     const toml::node* node = root.get(name);
-    if (node != nullptr && !node->is_table()) throw ConfigError(origin + ": [" + name + "] must be a table");
+    if (node != nullptr && !node->is_table())
+      throw ConfigError(detail::concat(origin, ": [", name, "] must be a table"));
     TableReader reader(node ? node->as_table() : nullptr, origin, name, &overridden);
     if (config.params) {
       ErasedVisitor<TableReader> erased(reader);

@@ -280,7 +280,7 @@ void draw_binary_labels(const std::vector<double>& f, Rng& rng, Vector& y, const
 class SimulatedSource final : public DataSource {
  public:
   SimulatedSource(SimulateSpec spec, int periods, bool online, std::int64_t noise)
-      : spec_(std::move(spec)), periods_(periods), online_(online), noise_(noise), truth_(truth_of(check_spec(spec_))) {
+      : spec_(spec), periods_(periods), online_(online), noise_(noise), truth_(truth_of(check_spec(spec_))) {
     if (periods_ < 1) throw ConfigError(detail::concat("data.periods = ", periods_, " must be at least 1"));
     if (noise_ < 0) throw ConfigError(detail::concat("data.noise_features = ", noise_, " must be >= 0"));
     names_ = default_feature_names(spec_.p);

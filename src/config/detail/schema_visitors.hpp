@@ -103,12 +103,16 @@ class TableReader {
       if (known_.count(name) || std::find(extra_allowed.begin(), extra_allowed.end(), name) != extra_allowed.end())
         continue;
       std::vector<std::string> known(known_.begin(), known_.end());
-      const std::string valid = known.empty() ? "[" + section_ + "] takes no keys" +
-                                                    (extra_allowed.empty() ? "" : " besides " + join(extra_allowed)) +
-                                                    (owner.empty() ? "" : " for " + owner)
-                                              : "valid keys in [" + section_ + "]: " + join(known);
-      throw ConfigError((from_set(name) ? std::string("--set") : origin_) + ": unknown key '" + section_ + "." + name +
-                        "' (" + valid + ")");
+      std::string valid;
+      if (known.empty()) {
+        valid = "[" + section_ + "] takes no keys";
+        if (!extra_allowed.empty()) valid += " besides " + join(extra_allowed);
+        if (!owner.empty()) valid += " for " + owner;
+      } else {
+        valid = "valid keys in [" + section_ + "]: " + join(known);
+      }
+      throw ConfigError(bfs::detail::concat(from_set(name) ? std::string("--set") : origin_, ": unknown key '",
+                                            section_, ".", name, "' (", valid, ")"));
     }
   }
 

@@ -39,7 +39,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::int32_t kRandSubsetSize = 20;  // RAND^R's uniform subsets (§7.2, Fig. 3)
 
 fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
-  fuse::TrainingSet set{methods::column_major(data)};
+  fuse::TrainingSet set{methods::column_major(data), {}};
   set.labels.resize(set.rows);
   for (std::size_t r = 0; r < set.rows; ++r) set.labels[r] = data.y(static_cast<Index>(r)) > 0.5 ? 1 : 0;
   if (standardize) methods::standardise(set);
