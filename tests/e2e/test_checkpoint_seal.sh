@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every method's checkpoint carries a seal, its size and digest (methods/common/checkpoint_seal.hpp), checked before
-# --resume reads anything of it: a checkpoint with one byte changed — in the seal, in HDF5's superblock, at its last
-# byte — or truncated to half is refused with an error naming the file, exit code ≠ 0, and the checkpoint is left
-# byte for byte as it was. The intact checkpoint then resumes.
+# Every method's checkpoint (FIRST, FUSE, the bandit, cmab-scores) carries a seal, its size and digest
+# (methods/common/checkpoint_seal.hpp), checked before --resume reads anything of it: a checkpoint with one byte
+# changed — in the seal, in HDF5's superblock, at its last byte — or truncated to half is refused with an error naming
+# the file, exit code ≠ 0, and the checkpoint is left byte for byte as it was. The intact checkpoint then resumes.
 source "$(dirname "$0")/lib.sh"
 
 # interrupt NAME JOB: runs JOB into $WORK/NAME with a checkpoint after every round and stops it with SIGTERM once the
@@ -78,5 +78,8 @@ tiny_job | sed 's/^iterations = 8/iterations = 3000/' >"$WORK/bandit.toml"
 check_method first "$WORK/first.toml"
 check_method fuse "$WORK/fuse.toml"
 check_method bandit "$WORK/bandit.toml"
+printf '[method]\nname = "cmab-scores"\n[data]\nsource = "simulate"\ndgp = "cmab-hte"\nn = 100000\np = 384\n[run]\nseed = 2\nthreads = 1\n' \
+  >"$WORK/cmab.toml"
+check_method cmab "$WORK/cmab.toml"
 
 finish
