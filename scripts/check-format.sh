@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when a C++ file of src/ or tests/ differs from clang-format's output (.clang-format at the root; issue 11).
+# Fails when a C++ file of src/ or tests/ differs from clang-format's output (.clang-format at the root).
 # `scripts/check-format.sh --fix` formats them in place instead.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails on any clang-tidy warning (.clang-tidy at the root; issue 11) in the product code: every src/*.cpp, with
+# Fails on any clang-tidy warning (.clang-tidy at the root) in the product code: every src/*.cpp, with
 # the compile commands of a configured build (default build/), and the src/ headers they include. Runs one
 # clang-tidy per core. Parsing dominates (2–30 s per file), so CI checks src/ only (≈ 12 CPU-minutes);
 # `--all` adds tests/*.cpp (about as much again).

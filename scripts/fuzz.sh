@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing (issue 11, docs/fuzzing.md): builds the libFuzzer harnesses into build-fuzz/ (clang, ASan + UBSan) when
+# Fuzzing (docs/fuzzing.md): builds the libFuzzer harnesses into build-fuzz/ (clang, ASan + UBSan) when
 # needed and runs each for SECONDS, one after the other, on the corpus grown by earlier runs
 # (build-fuzz/fuzz/corpus/<harness>) into which its seed corpus (tests/fuzz/corpus/<harness>) and regression inputs
 # (tests/fuzz/regressions/<harness>) are copied first; the files in tests/ are never written.

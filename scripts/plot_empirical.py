@@ -2,8 +2,8 @@
 """Figure-6-like pictures of an empirical (GKX panel) run, and its top features.
 
 Reads a banditfs result.h5 of the bandit (/trajectory [iterations x p], /feature_names, /importance = the posterior
-means, /bandit/iteration_period, /truth when the panel had one; files from before issue 10 have /posterior_mean and
-/iteration_period) and draws, as paper 000 Fig. 6 does:
+means, /bandit/iteration_period, /truth when the panel had one; files written in the older bandit-only layout have
+/posterior_mean and /iteration_period) and draws, as [Wu] Fig. 6 does:
   (a) OUT_trajectories.png — every posterior inclusion-probability trajectory: characteristics in blue, the planted
       ones in red (strong, thick) and orange (weak), sic2 and macro columns in light blue, noise columns (noise<j>)
       in grey; month boundaries on a secondary axis; the legend draws each group as its lines are drawn;
@@ -47,7 +47,7 @@ def load(path):
         period = np.asarray(f[period_name][...], dtype=np.int64) if period_name else None
         truth = [names[int(i)] for i in f["truth"][...]] if "truth" in f else None
         attrs = {k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v for k, v in f.attrs.items()}
-        if "bandit" in f:  # issue 10: the bandit's facts (policy, estimator) are attributes of /bandit
+        if "bandit" in f:  # the method-neutral layout: the bandit's facts (policy, estimator) are attributes of /bandit
             attrs.update({k: decode(v) if isinstance(v, (bytes, np.bytes_, str)) else v
                           for k, v in f["bandit"].attrs.items()})
     return trajectory, names, mean, period, attrs, truth

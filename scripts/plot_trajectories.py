@@ -7,7 +7,7 @@ selected features when there is no truth; every other feature as a thin, faint g
 line at 0.5. Right panel (always): the top-k final importances (/importance) as a horizontal bar chart (true/selected
 features red, others grey).
 
-Reads the method-neutral layout of issue 10 (/importance, /selected, /rank, optional /trajectory and /truth; the
+Reads the method-neutral layout (/importance, /selected, /rank, optional /trajectory and /truth; the
 method's facts as attributes of /<method>) and the older bandit layout (/posterior_mean instead of /importance).
 
 Usage: plot_trajectories.py result.h5 out.png [--top 25] [--title T]
@@ -55,7 +55,7 @@ def load(path):
             facts = string_attrs(group) if isinstance(group, h5py.Group) else {}
             facts.pop("feature_columns", None)
             facts = {k: v for k, v in facts.items() if isinstance(v, str)}
-        else:  # before issue 10: the bandit's run state
+        else:  # the older bandit-only layout: the bandit's run state
             importance = np.asarray(f["posterior_mean"][...], dtype=np.float64)
             meaning = "posterior mean"
             attrs.setdefault("method", "bandit")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds with tests and runs every test with CTest; then (issue 11) checks the formatting
+# Installs what is missing, builds with tests and runs every test with CTest; then checks the formatting
 # and clang-tidy (src/), and builds a second tree with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 # and runs the unit and e2e tests there. BANDITFS_SKIP_SANITIZE=1 skips the sanitizer stage (e.g. for a quick local run).
 set -euo pipefail

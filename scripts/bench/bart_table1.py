@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Paper 003 Table 1 (§5.2, Fig. 3), BART alone: the Liang design with n = s rows and p = 1 000 columns, BART with
+"""[TVS] Table 1 (§5.2, Fig. 3), BART alone: the Liang design with n = s rows and p = 1 000 columns, BART with
 50 trees and DART (sparse = TRUE) on all columns, M sweeps; a variable is selected when its mean split count over
 the sweeps is at least 1 (the paper's "used at least once on average"). Prints per seed the selected set and its
-Hamming distance to the truth {x1..x5}, then the median. Issue 12, acceptance 2: s = 1 000, M = 5 000, median
+Hamming distance to the truth {x1..x5}, then the median. The target (docs/results.md §9): s = 1 000, M = 5 000, median
 Hamming within 1 of the paper's 2.
 
     /usr/bin/python3 scripts/bench/bart_table1.py --seeds 1-10 [--n 1000] [--sweeps 5000] [--build build]

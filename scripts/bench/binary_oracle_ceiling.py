@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""An oracle ceiling for issue 10's acceptance 2 (friedman1 --binary, n = 500, p = 1000).
+"""An oracle ceiling for friedman1 --binary, n = 500, p = 1000 (docs/results.md §6).
 
 For each seed, simulates the data set the bandit job sees (`banditfs simulate friedman1 --binary`) and asks whether
 even an oracle that knows friedman1's terms could tell the weak true features from the noise on these rows: the

@@ -1,20 +1,19 @@
 #!/usr/bin/python3
-"""Puts banditfs's ranking of the breast cancer features beside scikit-learn's permutation importance (issue 10).
+"""Puts banditfs's ranking of the breast cancer features beside scikit-learn's permutation importance
+(docs/results.md §5).
 
-banditfs side: the posterior means of the 30 real features (result.h5 /importance, /posterior_mean before issue 10; matched by
-/feature_names), averaged over the given runs (e.g. the seeds of jobs/examples/breast_cancer.toml), plus per run
-the number of selected real features, of selected noise columns (noise1..noise300, mean >= 0.5) and the largest
-noise mean.
-scikit-learn side: RandomForestClassifier(n_estimators=100, max_depth=10, random_state=0) (max_features 'sqrt',
-scikit-learn's default, unless --max-features says otherwise) fitted on all 330 columns
-(the 30 real features + 300 N(0,1) columns of its own, seeded by --noise-seed), 80/20 train_test_split
-(random_state=0, stratified), permutation_importance(scoring='roc_auc', n_repeats=10, random_state=0) on the test
-part; also the same forest's impurity importance (MDI, feature_importances_) for reference.
-It prints a table (feature, banditfs mean, banditfs rank, sklearn importance, sklearn rank, MDI rank; ranks among
-the 30 real features, 1 = most important), the Spearman rank correlation over the 30 real features (with the
-permutation importance, and with MDI), and how many of sklearn's
-noise columns have an importance above the smallest importance of the real features banditfs selected (averaged
-mean >= 0.5).
+banditfs side: the posterior means of the 30 real features (result.h5 /importance, /posterior_mean in the older
+bandit-only layout; matched by /feature_names), averaged over the given runs (e.g. the seeds of
+jobs/examples/breast_cancer.toml), plus per run the number of selected real features, of selected noise columns
+(noise1..noise300, mean >= 0.5) and the largest noise mean. scikit-learn side: RandomForestClassifier(n_estimators=100,
+max_depth=10, random_state=0) (max_features 'sqrt', scikit-learn's default, unless --max-features says otherwise) fitted
+on all 330 columns (the 30 real features + 300 N(0,1) columns of its own, seeded by --noise-seed), 80/20
+train_test_split (random_state=0, stratified), permutation_importance(scoring='roc_auc', n_repeats=10, random_state=0)
+on the test part; also the same forest's impurity importance (MDI, feature_importances_) for reference. It prints a
+table (feature, banditfs mean, banditfs rank, sklearn importance, sklearn rank, MDI rank; ranks among the 30 real
+features, 1 = most important), the Spearman rank correlation over the 30 real features (with the permutation importance,
+and with MDI), and how many of sklearn's noise columns have an importance above the smallest importance of the real
+features banditfs selected (averaged mean >= 0.5).
 
   /usr/bin/python3 scripts/bench/breast_cancer_compare.py results/bench/breast_cancer/seed*/result.h5
 """
@@ -34,7 +33,7 @@ from sklearn.model_selection import train_test_split
 def read_run(path, names):
     """Posterior means of the real features (in sklearn's order) and the facts about the noise columns of one run."""
     with h5py.File(path, "r") as f:
-        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # new / older layout
         fnames = [n.decode() if isinstance(n, bytes) else str(n) for n in f["feature_names"][()]]
     index = {n: k for k, n in enumerate(fnames)}
     missing = [n for n in names if n not in index]

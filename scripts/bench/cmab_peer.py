@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Issue 15, acceptance 4's peer: HIE and HDD per feature the way causalml's filters compute them (pandas qcut into
-quantile bins, a groupby over (bin, arm) for the reward counts, then the scores), reading each feature's column from
-the HDF5 log with h5py. One thread, one run; prints the seconds per feature (reading included) over the first
---features columns, and the scores for a spot check against banditfs's /cmab/hie and /cmab/hdd.
+"""The peer for cmab-scores at scale (docs/performance.md, "cmab-scores at scale"): HIE and HDD per feature the way
+causalml's filters compute them (pandas qcut into quantile bins, a groupby over (bin, arm) for the reward counts, then
+the scores), reading each feature's column from the HDF5 log with h5py. One thread, one run; prints the seconds per
+feature (reading included) over the first --features columns, and the scores for a spot check against banditfs's
+/cmab/hie and /cmab/hdd.
 
   /usr/bin/python3 scripts/bench/cmab_peer.py LOG.h5 [--features 100] [--bins 10] [--result RESULT.h5]
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 15, acceptance 1-3 (paper 004 §3.1, Fig. 2; Table 1): cmab-scores on `simulate cmab-hte` logs.
+"""[CMAB] §3.1 (Fig. 2; Table 1), measured in docs/results.md §7: cmab-scores on `simulate cmab-hte` logs.
 
 For each trial (seed s = 1..T): `banditfs simulate cmab-hte --n N --seed s`, `banditfs run` of method cmab-scores on
 it, then, on a fresh log of N rows (seed 1000 + s), each feature alone drives three contextual bandits evaluated by

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs banditfs and its scikit-learn peer (peer_sklearn.py) on the same data and settings and compares them.
 
-Issue 4, "Peer benchmark, side by side". In one go it
+The peer benchmark, side by side (docs/performance.md, "The scikit-learn peer"). In one go it
   1. writes the data with `banditfs simulate DGP --n N --p P --seed S --out WORKDIR/data.h5`;
   2. runs banditfs on it: `banditfs run JOB --set data.source=hdf5 --set data.path=WORKDIR/data.h5
      --set run.threads=1 --set bandit.iterations=ITERATIONS --set run.seed=S` (JOB defaults to
@@ -10,7 +10,7 @@ Issue 4, "Peer benchmark, side by side". In one go it
      forest max_features;
   4. prints both per-iteration times (wall, fit, importance), the ratio peer / banditfs, and both final
      separations (true-feature means, largest noise mean, separated yes/no, first separating iteration).
-With --binary (issue 10) the data are `banditfs simulate DGP --binary` (y ~ Bernoulli(Phi(standardised f))),
+With --binary the data are `banditfs simulate DGP --binary` (y ~ Bernoulli(Phi(standardised f))),
 banditfs runs with --set data.task=binary (reward.metric defaults to auc) and the peer with --binary
 (RandomForestClassifier, AUC test score, permutation importance with scoring='roc_auc'), same reward rule.
 The peer may run fewer iterations (--peer-iterations) to save time: banditfs then also runs just those first
@@ -19,10 +19,10 @@ super-arms and cost more; separations are compared only when both ran the same n
 single-threaded. "wall/feature" divides the wall time by the number of played features, which makes the ratio
 independent of how large the two tools' super-arms happened to be.
 
-  /usr/bin/python3 scripts/bench/compare_peer.py --iterations 200                    # the issue 4 target (slow)
+  /usr/bin/python3 scripts/bench/compare_peer.py --iterations 200                    # the full-length comparison (slow)
   /usr/bin/python3 scripts/bench/compare_peer.py --p 200 --iterations 20             # a quick check
   /usr/bin/python3 scripts/bench/compare_peer.py --iterations 200 --peer-iterations 5 --json /tmp/cmp.json
-  /usr/bin/python3 scripts/bench/compare_peer.py --binary --iterations 200 --peer-iterations 20   # issue 10
+  /usr/bin/python3 scripts/bench/compare_peer.py --binary --iterations 200 --peer-iterations 20   # binary target
 
 Needs /usr/bin/python3 (Debian's python3-sklearn, numpy, h5py).
 """
@@ -104,7 +104,7 @@ def run_banditfs(args, data, job, iterations, name):
     with open(os.path.join(out, "run.json")) as f:
         manifest = json.load(f)
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # new / older layout
         truth = np.sort(f["truth"][()].astype(int))
         arm_size = f["bandit/evaluations/arm_size" if "bandit" in f else "evaluations/arm_size"][()]
     t, iters = manifest["timings"], manifest["iterations"]

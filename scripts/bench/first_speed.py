@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""FIRST's speed (paper 002, issue 13 acceptance 7 and the time column of acceptance 4), measured with banditfs.
+"""FIRST's speed ([FIRST]; docs/first.md, "Speed" and the time column of §4), measured with banditfs.
 
 Studies (each prints a Markdown table and, with --json, appends its rows to a JSON file):
   peer     banditfs against scripts/bench/first_peer.py (NumPy + scikit-learn KDTree, the same algorithm and tie

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tables 3 and 4 of paper 002 (FIRST, §5.3 and §6.2) on the data sets Debian packages (issue 13, acceptance 5-6).
+"""Tables 3 and 4 of [FIRST] (§5.3 and §6.2) on the data sets Debian packages (docs/first-real-data.md).
 
 For each data set: R random 80/20 splits (split r uses numpy seed --seed + r; floor(0.8 N) train rows, not
 stratified). On each split the train part is written to a CSV, `banditfs run` selects features with

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""FUSE on madelon-like: paper 001 §7.1–§7.2 (Fig. 2 left, Fig. 3), issue 14's acceptance protocol.
+"""FUSE on madelon-like: [FUSE] §7.1–§7.2 (Fig. 2 left, Fig. 3), the protocol of docs/fuse.md.
 
 Paper 001 §7.1: Madelon (2600 rows = 2000 train + 600 valid, 500 columns, 20 relevant), 5-fold stratified CV,
 200 000 Monte-Carlo iterations per fold, k = 5, b = 2; every feature selection judged by the same end learner, a
@@ -9,7 +9,7 @@ features; FUSE^R beats Gini-RF with few features and Lasso on Madelon; FUSE^R be
 split FUSE^R reaches 6.5 % (best entry 6.22 %); Fig. 3: FUSE is flat after 10⁴ iterations, RAND^R needs about 10×
 the iterations of FUSE^R.
 
-The acceptance items of issue 14 this script measures (results: docs/fuse.md):
+The acceptance items this script measures (targets and results: docs/fuse.md):
   1. Fig. 2 left (study `cv`): SVM test error vs number of features for D-FUSE, D-FUSE^R, C-FUSE, C-FUSE^R,
      RAND^R, Gini-RF and Lasso, mean ± SE over the 5 folds × R runs of the first 2600 rows of
      `banditfs simulate madelon-like`.

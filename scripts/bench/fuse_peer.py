@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Issue 14, acceptance 5's peer: FUSE (paper 001, §3-6, Algorithm 1) in plain Python + NumPy + scikit-learn, the
-speed baseline for banditfs's `[method] name = "fuse"` (src/methods/fuse/). Speed only: it is not a reference for
-banditfs's numbers.
+"""The speed peer (docs/fuse.md, "Speed against the Python peer"): FUSE ([FUSE] §3-6, Algorithm 1) in plain Python +
+NumPy + scikit-learn, the speed baseline for banditfs's `[method] name = "fuse"` (src/methods/fuse/). Speed only: it is
+not a reference for banditfs's numbers.
 
 The same algorithm as banditfs with method.batch = 1 (the paper's sequential FUSE):
   * the tree (tree.hpp): one node per subset reached (a tree, no transpositions); actions are the features not in F

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# FUSE's speed (issue 14, acceptance 5): banditfs's `[method] name = "fuse"` against fuse_peer.py (the same algorithm
-# in plain Python with scikit-learn's NearestNeighbors), one thread each, one run each, on the same rows and the
-# same number of iterations (a reward costs |V|·|L|·|F|, so the two are compared where their searches are alike:
-# both print the mean final-set size). Then the batch's cost and its MPI speed-up: B = 1, 8, 64 on one rank, and
+# FUSE's speed (docs/fuse.md, "Speed against the Python peer"): banditfs's `[method] name = "fuse"` against fuse_peer.py
+# (the same algorithm in plain Python with scikit-learn's NearestNeighbors), one thread each, one run each, on the same
+# rows and the same number of iterations (a reward costs |V|·|L|·|F|, so the two are compared where their searches are
+# alike: both print the mean final-set size). Then the batch's cost and its MPI speed-up: B = 1, 8, 64 on one rank, and
 # B = 64 at 1, 2 and 4 ranks (this machine has 2 cores: 4 ranks are oversubscribed).
 #
 #   scripts/bench/fuse_speed.sh [BUILD=build] [ITERATIONS=5000]

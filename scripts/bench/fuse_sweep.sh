@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# FUSE's defaults from §7.1's grids (issue 14: "the paper names no grid winner: a sweep on madelon-like training
-# folds picks the defaults"). Each grid point runs fuse_madelon.py's cv study on a madelon-like draw that the
-# protocol never sees (data seed 2, so the choice cannot leak into docs/fuse.md's figures), folds 0 and 1, one run
-# each, ITERATIONS iterations (default 20 000: a tenth of the paper's), and judges the FUSE^R top 20 and the FUSE
-# path by the SVM's test error. Prints one line per grid point, sorted by the FUSE^R top-20 error.
+# FUSE's defaults from [FUSE] §7.1's grids (docs/fuse.md, "The defaults": the paper names no grid winner, so a sweep on
+# madelon-like training folds picks the defaults). Each grid point runs fuse_madelon.py's cv study on a madelon-like
+# draw that the protocol never sees (data seed 2, so the choice cannot leak into docs/fuse.md's figures), folds 0 and 1,
+# one run each, ITERATIONS iterations (default 20 000: a tenth of the paper's), and judges the FUSE^R top 20 and the
+# FUSE path by the SVM's test error. Prints one line per grid point, sorted by the FUSE^R top-20 error.
 #
 #   scripts/bench/fuse_sweep.sh discrete|continuous [ITERATIONS=20000] [OUT=results/fuse_sweep]
 # Grids (§7.1): q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4, −2, 0, 2}; c, c_l ∈ {0, 10², 10⁴}.

@@ -1,8 +1,9 @@
-// Out-of-sample R² of banditfs's own gbm on the characteristics of a gkx-like panel (issue 5 calibration): for one
-// month, 4 random 80/20 splits (the bandit's make_split), the gbm fitted on the first NCOLS columns (168 = the 94
-// characteristics + 74 sic2 dummies, no noise) with the given hyper-parameters, early stopping as configured by
-// default (10% validation, 10 rounds); prints each split's R² and the mean. Used to choose simulate gkx-like's
-// default signal scale (docs/empirical-study.md, "Calibration against banditfs's gbm").
+// Out-of-sample R² of banditfs's own gbm on the characteristics of a gkx-like panel (docs/empirical-study.md,
+// "Calibration against banditfs's own gbm"): for one month, 4 random 80/20 splits (the bandit's make_split), the gbm
+// fitted on the first NCOLS columns (168 = the 94 characteristics + 74 sic2 dummies, no noise) with the given
+// hyper-parameters, early stopping as configured by default (10% validation, 10 rounds); prints each split's R² and the
+// mean. Used to choose simulate gkx-like's default signal scale (docs/empirical-study.md, "Calibration against
+// banditfs's gbm").
 //
 // Build against a build tree (libraries of `cmake --build build`):
 //   B=build; g++ -O2 -std=c++20 -fopenmp -I src -isystem /usr/include/eigen3 -I /usr/include/hdf5/serial \

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""One arm's fit split across a group (issue 17 §2, acceptance 3): strong scaling at G = 1, measured and modelled.
+"""One arm's fit split across a group (docs/scaling.md, "One arm's fit split across a group"): strong scaling at G = 1,
+measured and modelled.
 
 For each job (default: jobs/scaling/synthetic_rf.toml and jobs/scaling/synthetic_hgb.toml, friedman1 at p = 1 000,
 one arm per round) it runs banditfs with K = 2 ranks (the coordinator and a group of one worker: the fit on one

@@ -1,8 +1,9 @@
-// The compute one member of a fit group does (issue 17 §2, acceptance 3's model), measured on one core without MPI:
-// fits with a stand-in FitGroup of size m whose collectives cost nothing (member 0 of m; allgather returns m copies
-// of member 0's bytes, allreduce leaves member 0's sums). The fit then does exactly member 0's share of the work plus
-// everything every member repeats, so its time is T_member(m); the collectives are modelled apart (group_fit.py).
-// The models it grows are not the group's (copies of member 0's trees or splits): only the time is meaningful.
+// The compute one member of a fit group does (docs/scaling.md, "The model for 4–64 members"), measured on one core
+// without MPI: fits with a stand-in FitGroup of size m whose collectives cost nothing (member 0 of m; allgather returns
+// m copies of member 0's bytes, allreduce leaves member 0's sums). The fit then does exactly member 0's share of the
+// work plus everything every member repeats, so its time is T_member(m); the collectives are modelled apart
+// (group_fit.py). The models it grows are not the group's (copies of member 0's trees or splits): only the time is
+// meaningful.
 //   scripts/bench/build_bench.sh scripts/bench/group_share.cpp /tmp/group_share
 //   /tmp/group_share random_forest ROWS COLS 1,2,4,5,10,20,25,50,100 [REPEATS=3]
 //   /tmp/group_share hgb ROWS COLS 1,2,4,8,16,32,64 [REPEATS=3]

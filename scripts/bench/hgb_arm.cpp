@@ -1,7 +1,8 @@
-// One arm's fit at asset scale (issue 17 acceptance 1), for hgb_arm.py: reads rows × cols float32 X and float64 y
-// (raw little-endian files written by hgb_arm.py), fits `hgb` or `gbm` on the first n_train rows with the paper's
-// settings (200 trees, 50 leaves, depth 10, 20 rows per leaf, L2 0.01, learning rate 0.05, all columns, no early
-// stopping) on one thread, and prints the fit seconds and the test R² on the remaining rows.
+// One arm's fit at asset scale (docs/performance.md, "hgb: histogram gradient boosting"), for hgb_arm.py: reads rows ×
+// cols float32 X and float64 y (raw little-endian files written by hgb_arm.py), fits `hgb` or `gbm` on the first
+// n_train rows with the paper's settings (200 trees, 50 leaves, depth 10, 20 rows per leaf, L2 0.01, learning rate
+// 0.05, all columns, no early stopping) on one thread, and prints the fit seconds and the test R² on the remaining
+// rows.
 //   scripts/bench/build_bench.sh scripts/bench/hgb_arm.cpp /tmp/hgb_arm
 //   /tmp/hgb_arm hgb|gbm X.f32 y.f64 ROWS COLS N_TRAIN [THREADS=1] [study]
 // "study" switches to the empirical study's settings (jobs/empirical/gkx_2010_2019*.toml): half the columns per

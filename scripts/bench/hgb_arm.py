@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""One arm at asset scale, three fits side by side (issue 17 acceptance 1): banditfs's hgb, banditfs's gbm (XGBoost)
-and scikit-learn's HistGradientBoostingRegressor, one thread each, on the same data and settings.
+"""One arm at asset scale, three fits side by side (docs/performance.md, "hgb: histogram gradient boosting"): banditfs's
+hgb, banditfs's gbm (XGBoost) and scikit-learn's HistGradientBoostingRegressor, one thread each, on the same data and
+settings.
 
 Data: `banditfs simulate friedman1 --n 5000 --p 516 --seed 1`, rows 0..3999 train, 4000..4999 test. Settings (the
 paper's GBM): 200 trees, 50 leaves, depth 10, at least 20 rows per leaf, L2 0.01, learning rate 0.05, all columns,

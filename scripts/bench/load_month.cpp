@@ -1,4 +1,4 @@
-// Issue 17, acceptance 5: the CPU cost of loading one month of the empirical study on one thread — drawing its
+// The CPU cost of loading one month of the empirical study on one thread — drawing its
 // 5 000 noise columns (append_noise_features) and binning all its columns for hgb (bin_rows) — min of 3.
 //   scripts/bench/build_bench.sh scripts/bench/load_month.cpp /tmp/load_month && /tmp/load_month [LANES]
 // LANES caps the noise kernel's vector width: 8 (AVX-512, the default), 4 (AVX2) or 0 (portable).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 16, acceptance 2 and 4 (docs/null.md): diabetes + 500 N(0,1) noise columns, for each reward.null.
+"""The widened diabetes study (docs/null.md §2 and §4): diabetes + 500 N(0,1) noise columns, for each reward.null.
 
 Per seed s it writes results/null/diabetes_wide_s{s}.csv (scripts/examples_diabetes_csv.py --noise 500
 --noise-seed s: a fresh noise draw per seed), runs jobs/null/diabetes_wide.toml with run.seed = s and the null, and

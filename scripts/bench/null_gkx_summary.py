@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Issue 16, acceptance 3 (docs/null.md): the gkx-like stand-in's planted strong predictors and the noise columns,
-from a run's result.h5 and the stand-in's truth.json.
+"""Power on the gkx-like stand-in (docs/null.md §3): the gkx-like stand-in's planted strong predictors and the noise
+columns, from a run's result.h5 and the stand-in's truth.json.
 
   scripts/bench/null_gkx_summary.py results/null/gkx24/data/truth.json results/null/runs/gkx24_{none,shadow,paired}
 """

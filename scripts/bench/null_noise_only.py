@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 16, acceptance 4 (docs/null.md): the share of rewards of 1 paid on noise-only arms, for each reward.null.
+"""Calibration (docs/null.md §4): the share of rewards of 1 paid on noise-only arms, for each reward.null.
 
 The late TTTS arms of paper 000 §4.1 hold only noise columns (docs/results.md §1). This measures exactly that case:
 friedman1's rows (n = 300, p = 1000) with y shuffled against X (so every column is noise), the §4.1 job (random

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 16's measurements (docs/null.md, docs/results.md §8): every study with reward.null = none, shadow, paired.
-# Writes one log per study into results/null/ (each ends with the run_seeds / null_diabetes summary).
+# The calibrated null's measurements (docs/null.md, docs/results.md §8): every study with reward.null = none, shadow,
+# paired. Writes one log per study into results/null/ (each ends with the run_seeds / null_diabetes summary).
 #   bash scripts/bench/null_study.sh [friedman diabetes noise liang lasso gkx cost]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 12's measurements (paper 003, docs/results.md §9): TVS with BART on the paper's designs, 10 seeds each.
+# The [TVS] measurements (docs/results.md §9): TVS with BART on the paper's designs, 10 seeds each.
 # Writes one log per study into results/paper003/ (each ends with the run_seeds summary).
 #   bash scripts/bench/paper003.sh [table2 table1 friedman designs knockoffs identity speed]   (default: all)
 set -euo pipefail

@@ -9,7 +9,7 @@ only; fits RandomForestRegressor(n_estimators=100, max_depth=10, n_jobs=1) on th
 played feature with sklearn.inspection.permutation_importance (R^2, n_repeats=10, n_jobs=1) on the test part; gives
 reward 1(importance >= nu) (absolute) or 1(importance / |R^2_test| >= nu) (relative); and updates the played arms
 only (semi-bandit feedback). Nothing here is tuned for speed: it is the baseline banditfs is measured against
-(issue 4, "Peer benchmark, side by side").
+(docs/performance.md, "The scikit-learn peer").
 
 Data: friedman1 / friedman3 generated as paper 000 eq. 1 / eq. 3 (x ~ U[0,1]^p, N(0,1) noise; truth x1..x5), or an
 HDF5 file in banditfs's schema (/X float32 [n, p], /y float64 [n], optional /truth int32, 0-based) so that both
@@ -19,7 +19,7 @@ tools see the very same rows, e.g.
   /usr/bin/python3 scripts/bench/peer_sklearn.py --data /tmp/f1.h5 --iterations 3 --out /tmp/peer.json
   /usr/bin/python3 scripts/bench/peer_sklearn.py --dgp friedman3 --n 300 --p 200 --seed 2 --iterations 20 --policy ts
 
-Binary targets (issue 10, --binary): RandomForestClassifier(n_estimators=100, max_depth=10, n_jobs=1,
+Binary targets (--binary): RandomForestClassifier(n_estimators=100, max_depth=10, n_jobs=1,
 max_features=--forest-max-features, default 1.0 like banditfs' forest, not scikit-learn's sqrt) instead of the
 regressor, labels /y (0/1, or -1/1 mapped to 0/1) from an HDF5 file written by `banditfs simulate friedman1
 --binary`, the test score is the AUC (roc_auc_score of predict_proba), permutation_importance uses

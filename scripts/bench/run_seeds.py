@@ -62,7 +62,7 @@ def run_one(binary, job, seed, out_root, overrides, threads):
     with open(os.path.join(out, "run.json")) as f:
         manifest = json.load(f)
     with h5py.File(os.path.join(out, "result.h5"), "r") as f:
-        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # issue 10 / older files
+        mean = f["importance" if "importance" in f else "posterior_mean"][()]  # new / older layout
         truth = f["truth"][()] if "truth" in f else np.array([], dtype=int)
         noise_ones, noise_plays = noise_reward_counts(f, truth)
     noise = np.ones(mean.size, dtype=bool)

@@ -1,7 +1,7 @@
-// Micro-benchmark of one evaluation's random-forest fit and tree importance at friedman1 scale (issue 4):
-// 300 rows split 240/60, the 240 training rows bootstrapped (as an offline evaluation does), p columns.
-// Prints min-of-N seconds and an FNV hash of the serialized forest and of the scores, so that two builds can be
-// checked for identical trees and identical importances.
+// Micro-benchmark of one evaluation's random-forest fit and tree importance at friedman1 scale (docs/performance.md,
+// "The random forest's fit"): 300 rows split 240/60, the 240 training rows bootstrapped (as an offline evaluation
+// does), p columns. Prints min-of-N seconds and an FNV hash of the serialized forest and of the scores, so that two
+// builds can be checked for identical trees and identical importances.
 //
 //   g++ -O3 -DNDEBUG -std=c++20 -fopenmp -I src -isystem /usr/include/eigen3 scripts/bench/tree_bench.cpp \
 //       BUILD/src/importance/libbanditfs_importance.a BUILD/src/estimators/libbanditfs_estimators.a \

@@ -1,6 +1,6 @@
 #!/usr/bin/env Rscript
-# Writes the real data sets of paper 002 (FIRST, Tables 3 and 4) that Debian packages as CSVs for banditfs
-# (issue 13, "Data"). Needs r-base-core, r-cran-mlbench and r-cran-modeldata (scripts/install-deps.sh).
+# Writes the real data sets of [FIRST] Tables 3 and 4 that Debian packages as CSVs for banditfs
+# (docs/first-real-data.md, "Data"). Needs r-base-core, r-cran-mlbench and r-cran-modeldata (scripts/install-deps.sh).
 #
 #   Rscript scripts/data/export_r.R results/data/first
 #
