@@ -4,12 +4,14 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <stdexcept>
 
 #include "data/dataset.hpp"
 
 namespace bfs::test {
 
 inline Dataset friedman_data(std::int64_t n, std::int64_t p, bool binary, std::uint32_t seed = 5) {
+  if (p < 5) throw std::invalid_argument("friedman_data: Friedman's function reads x1..x5, so p >= 5");
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
   std::normal_distribution<double> noise(0.0, 1.0);

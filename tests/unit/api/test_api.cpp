@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(shape_names_periods_and_truth_are_checked_as_a_file_s) {
 }
 
 BOOST_AUTO_TEST_CASE(periods_become_the_offsets_a_file_s_period_column_gives) {
-  const Dataset data = simulated(false, 9, 3);
+  const Dataset data = simulated(false, 9, 5);
   api::ArraysView view = view_of(data);
   const std::vector<std::int32_t> periods{201001, 201001, 201001, 201002, 201002, 201002, 201003, 201003, 201003};
   view.periods = periods.data();
