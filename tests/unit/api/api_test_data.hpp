@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "api/banditfs.hpp"
 #include "data/dataset.hpp"
 
 namespace bfs::test {
@@ -54,6 +55,18 @@ inline TestLog friedman_log(std::int64_t n, std::int64_t p, std::uint32_t seed =
     log.reward.push_back(uniform(gen) < rate ? 1.0 : 0.0);
   }
   return log;
+}
+
+/// The API's view of `log` (its X, arms and rewards; the caller may point `reward` elsewhere).
+inline api::LogView log_view(const TestLog& log, std::vector<std::string> arm_labels) {
+  api::LogView view;
+  view.X = log.X.data();
+  view.rows = log.rows;
+  view.cols = log.cols;
+  view.arm = log.arm.data();
+  view.arm_labels = std::move(arm_labels);
+  view.reward = log.reward.data();
+  return view;
 }
 
 }  // namespace bfs::test

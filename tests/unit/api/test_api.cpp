@@ -176,12 +176,7 @@ BOOST_AUTO_TEST_CASE(one_data_serves_several_runs_unchanged_and_the_outputs_read
 
 BOOST_AUTO_TEST_CASE(a_log_is_checked_as_a_log_file_is_and_only_a_log_method_takes_it) {
   const test::TestLog log = test::friedman_log(30, 4);
-  api::LogView view;
-  view.X = log.X.data();
-  view.rows = log.rows;
-  view.cols = log.cols;
-  view.arm = log.arm.data();
-  view.arm_labels = {"a", "b", "c"};
+  api::LogView view = test::log_view(log, {"a", "b", "c"});
   std::vector<double> reward = log.reward;
   view.reward = reward.data();
   const api::Data attached = api::Data::from_log(view);

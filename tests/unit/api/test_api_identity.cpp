@@ -147,12 +147,7 @@ BOOST_AUTO_TEST_CASE(fuse) {
 BOOST_AUTO_TEST_CASE(cmab_scores_on_a_log) {
   const fs::path dir = case_directory("cmab");
   const test::TestLog log = test::friedman_log(600, 6);
-  api::LogView view;
-  view.X = log.X.data();
-  view.rows = log.rows;
-  view.cols = log.cols;
-  view.arm = log.arm.data();
-  view.arm_labels = {"control", "b", "c"};
+  api::LogView view = test::log_view(log, {"control", "b", "c"});
   view.reward = log.reward.data();
   view.truth = std::vector<std::int32_t>{0, 1};
   const api::Data attached = api::Data::from_log(view);
