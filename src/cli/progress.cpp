@@ -47,8 +47,9 @@ void ProgressPrinter::operator()(const RoundReport& report) {
   const double rate = elapsed > 0 ? rounds / elapsed : 0.0;
   const double eta = rate > 0 ? (report.total_rounds - report.round) / rate : 0.0;
   std::string line;
-  append(line, "iteration %d/%d (%.0f%%)  %.2f it/s  ETA %.0fs", report.round, report.total_rounds,
-         100.0 * report.round / report.total_rounds, rate, eta);
+  const auto unit = static_cast<int>(report.unit.size());
+  append(line, "%.*s %d/%d (%.0f%%)  %.2f/s  ETA %.0fs", unit, report.unit.data(), report.round,
+         report.total_rounds, 100.0 * report.round / report.total_rounds, rate, eta);
   if (report.period >= 0) append(line, "  period %d", report.period);
   if (report.set_size) append(line, "  |S| %zu", *report.set_size);
   append(line, "  %.*s %.3f", static_cast<int>(report.label.size()), report.label.data(), report.value);

@@ -13,6 +13,8 @@ namespace bfs {
 struct RoundReport {
   std::int32_t round = 0;         ///< units done (a resumed run reports from where it resumed)
   std::int32_t total_rounds = 0;  ///< units scheduled (a method may stop earlier)
+  /// What one unit is, singular, for the progress line ("iteration 3/40", "step 2/10", "feature 12/50").
+  std::string_view unit = "iteration";
   /// The name of `value`, the method's progress quantity: the bandit's last evaluation's test metric ("r2", "auc"),
   /// FIRST's explained variance of the forward set, FUSE's last reward, the fraction cmab-scores has scored.
   std::string_view label;

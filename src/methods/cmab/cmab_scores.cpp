@@ -168,6 +168,7 @@ struct Scoring {
 RoundReport progress(std::size_t scored, std::size_t p) {
   return {.round = static_cast<std::int32_t>(scored),
           .total_rounds = static_cast<std::int32_t>(p),
+          .unit = "feature",
           .label = "scored",
           .value = static_cast<double>(scored) / static_cast<double>(p)};
 }
