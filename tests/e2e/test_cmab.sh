@@ -57,7 +57,8 @@ assert list(sim["truth"][()]) == [0, 1, 2, 3, 4]
 assert sim.attrs["method"] in ("cmab-scores", b"cmab-scores")
 PYEOF
 # The progress line counts features scored, not iterations: its last report is "feature p/p".
-grep -q '^feature 10/10 (100%)' "$WORK/sim.err" && ok || fail "cmab progress line: $(cat "$WORK/sim.err")"
+"$BANDITFS" run "$WORK/sim.toml" --out "$WORK/out-progress" >/dev/null 2>"$WORK/progress.err"
+grep -q '^feature 10/10 (100%)' "$WORK/progress.err" && ok || fail "cmab progress line: $(cat "$WORK/progress.err")"
 head -1 "$WORK/out-sim/summary.csv" | grep -qx 'feature,name,importance,selected,rank,hie,hdd,kl,ed,chi,mi,bins' && ok ||
   fail "summary.csv header: $(head -1 "$WORK/out-sim/summary.csv")"
 "$BANDITFS" inspect "$WORK/out-sim" >"$WORK/inspect.txt" 2>&1 && grep -q "cmab-scores" "$WORK/inspect.txt" && ok ||
