@@ -38,6 +38,12 @@ enum class Dgp {
 /// data.knockoffs (data/knockoffs.hpp): no knockoff columns, or second-order Gaussian model-X knockoffs of the
 /// data's columns appended to every loaded period ([TVS §7.2]).
 enum class Knockoffs { None, Gaussian, GaussianSdp };
+/// data.missing: how estimators treat missing cells (native where the estimator has a rule, else the training
+/// rows' column mean; impute everywhere; or refuse the data).
+enum class MissingRule { Native, Impute, Error };
+constexpr std::array<std::pair<MissingRule, std::string_view>, 3> enum_table(MissingRule) {
+  return {{{MissingRule::Native, "native"}, {MissingRule::Impute, "impute"}, {MissingRule::Error, "error"}}};
+}
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
@@ -63,6 +69,16 @@ struct DataConfig {
   std::string path;                   ///< hdf5 / csv file
   std::string target;                 ///< CSV target column
   std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
+  std::vector<std::string> exclude;   ///< CSV columns that are not features (a date, an id)
+  /// CSV cells that mean "missing": pandas' default NA tokens (read_csv's na_values), the empty cell included.
+  std::vector<std::string> na_values = {"",     "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
+                                        "-nan", "1.#IND", "1.#QNAN",  "<NA>", "N/A",     "NA",       "NULL",
+                                        "NaN",  "None", "n/a",    "nan",      "null"};
+  MissingRule missing = MissingRule::Native;
+  /// Categorical features: levels seen in fewer rows pool into one level "other".
+  std::int64_t min_level_count = 10;
+  /// Categorical features: more levels than this (after pooling) is an error naming the column.
+  std::int64_t max_levels = 64;
   Dgp dgp = Dgp::Friedman1;           ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
@@ -81,7 +97,7 @@ struct DataConfig {
   // says logged_data (cmab-scores, [CMAB]); refused for the others.
   std::string arm;                       ///< CSV: the column of the arm served
   std::string reward;                    ///< CSV: the column of the 0/1 reward
-  std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (codes, sorted labels)
+  std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (text ones always are)
   std::vector<std::string> arms;         ///< the allowed arm labels (empty = those seen, sorted)
 };
 

@@ -8,13 +8,20 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "data/feature_layout.hpp"
 
 namespace bfs {
 
 struct Dataset {
-  Matrix X;                                ///< n × p, row-major float
-  Vector y;                                ///< n
-  std::vector<std::string> feature_names;  ///< p
+  Matrix X;  ///< n × columns, row-major float; NaN = a missing numeric cell (feature_layout.hpp)
+  Vector y;  ///< n
+  std::vector<std::string> feature_names;  ///< p (one name per feature, not per column)
+  /// The columns of each feature; one column each unless some feature is categorical.
+  FeatureLayout layout;
+  /// Missing cells per feature (empty = none counted, e.g. simulated data).
+  std::vector<std::int64_t> missing;
+  /// Rows the reader dropped because their target was missing.
+  std::int64_t rows_without_target = 0;
   /// Row ranges of the periods: period k is rows [period_offsets[k], period_offsets[k+1]). Empty = one period.
   std::vector<std::int64_t> period_offsets;
   /// Label of each period (e.g. 201001 for a month); empty when there are no periods.
@@ -27,6 +34,8 @@ struct Dataset {
 
   Index rows() const { return X.rows(); }
   Index cols() const { return X.cols(); }
+  /// p: the number of features (= cols() unless a feature is categorical).
+  Index features() const { return layout.features(X.cols()); }
   int num_periods() const { return period_offsets.empty() ? 1 : static_cast<int>(period_offsets.size()) - 1; }
 };
 
