@@ -38,6 +38,12 @@ enum class Dgp {
 /// data.knockoffs (data/knockoffs.hpp): no knockoff columns, or second-order Gaussian model-X knockoffs of the
 /// data's columns appended to every loaded period ([TVS §7.2]).
 enum class Knockoffs { None, Gaussian, GaussianSdp };
+/// data.missing: how estimators treat missing cells (native where the estimator has a rule, else the training
+/// rows' column mean; impute everywhere; or refuse the data).
+enum class MissingRule { Native, Impute, Error };
+constexpr std::array<std::pair<MissingRule, std::string_view>, 3> enum_table(MissingRule) {
+  return {{{MissingRule::Native, "native"}, {MissingRule::Impute, "impute"}, {MissingRule::Error, "error"}}};
+}
 constexpr std::array<std::pair<SourceKind, std::string_view>, 3> enum_table(SourceKind) {
   return {{{SourceKind::Simulate, "simulate"}, {SourceKind::Hdf5, "hdf5"}, {SourceKind::Csv, "csv"}}};
 }
@@ -63,7 +69,17 @@ struct DataConfig {
   std::string path;                   ///< hdf5 / csv file
   std::string target;                 ///< CSV target column
   std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
-  Dgp dgp = Dgp::Friedman1;           ///< simulate only
+  std::vector<std::string> exclude;   ///< CSV columns that are not features (a date, an id)
+  /// CSV cells that mean "missing": pandas' default NA tokens (read_csv's na_values), the empty cell included.
+  std::vector<std::string> na_values = {"",     "#N/A",   "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
+                                        "-nan", "1.#IND", "1.#QNAN",  "<NA>", "N/A",     "NA",       "NULL",
+                                        "NaN",  "None",   "n/a",      "nan",  "null"};
+  MissingRule missing = MissingRule::Native;
+  /// Categorical features: levels seen in fewer rows pool into one level "other".
+  std::int64_t min_level_count = 10;
+  /// Categorical features: more levels than this (after pooling) is an error naming the column.
+  std::int64_t max_levels = 64;
+  Dgp dgp = Dgp::Friedman1;  ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
   double rho = 0.0;                 ///< simulate: [FIRST]'s copula correlation, Σ_jk = ρ^|j−k|, in [0, 1)
@@ -71,8 +87,9 @@ struct DataConfig {
   int periods = 1;                  ///< simulate: number of fresh batches (online mode)
   std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly
   Task task = Task::Regression;     ///< regression | binary (labels validated by data/labels.hpp)
-  /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}.
-  std::optional<double> positive_label;
+  /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}: a number, or a text for a
+  /// target column of text labels.
+  std::optional<ClassLabel> positive_label;
   /// Model-X knockoff columns appended on the fly, between the data's columns and the noise columns.
   Knockoffs knockoffs = Knockoffs::None;
   /// Online: cut a data set without periods into batches of this many rows, in row order (0 = off).
@@ -81,7 +98,7 @@ struct DataConfig {
   // says logged_data (cmab-scores, [CMAB]); refused for the others.
   std::string arm;                       ///< CSV: the column of the arm served
   std::string reward;                    ///< CSV: the column of the 0/1 reward
-  std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (codes, sorted labels)
+  std::vector<std::string> categorical;  ///< CSV: numeric columns to treat as categorical (text ones always are)
   std::vector<std::string> arms;         ///< the allowed arm labels (empty = those seen, sorted)
 };
 

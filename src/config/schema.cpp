@@ -264,7 +264,6 @@ void validate_logged_data_keys(const JobConfig& job) {
   }
   const std::pair<const char*, bool> logged_keys[] = {{"arm", !data.arm.empty()},
                                                       {"reward", !data.reward.empty()},
-                                                      {"categorical", !data.categorical.empty()},
                                                       {"arms", !data.arms.empty()}};
   for (const auto& [key, given] : logged_keys)
     if (given)

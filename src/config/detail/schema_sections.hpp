@@ -34,6 +34,14 @@ void visit(DataConfig& c, V& v) {
   v("path", c.path, text("HDF5 or CSV file (source = hdf5 | csv)"));
   v("target", c.target, text("CSV target column name"));
   v("features", c.features, text("CSV feature columns to use (empty = all but the target)"));
+  v("exclude", c.exclude, text("CSV columns that are not features (a date, an id)"));
+  v("na_values", c.na_values, text("CSV cells that are missing (default: pandas' NA tokens and the empty cell)"));
+  v("missing", c.missing,
+    text("native | impute | error: missing cells handled by the estimator's own rule (hgb, gbm, random_forest; "
+         "the training rows' column mean for the others), imputed for every estimator, or refused"));
+  v("min_level_count", c.min_level_count,
+    range(1, 1e12, "categorical columns: levels in fewer rows pool into one level \"other\""));
+  v("max_levels", c.max_levels, range(2, 1e6, "categorical columns: the most levels a column may have"));
   v("dgp", c.dgp, text("simulated data-generating process"));
   v("n", c.n, range(1, 1e9, "simulated rows per batch"));
   v("p", c.p, range(1, 1e8, "simulated features"));
@@ -50,10 +58,11 @@ void visit(DataConfig& c, V& v) {
          "loaded period's rows and appended before the noise columns (paper 003 section 7.2)"));
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
   v("positive_label", c.positive_label,
-    text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
+    text("binary: the value of y that is class 1, a number or a text label (needed unless y is {0,1} or {-1,1})"));
   v("arm", c.arm, text("bandit logs, CSV: the column of the arm served (method cmab-scores)"));
   v("reward", c.reward, text("bandit logs, CSV: the column of the 0/1 reward (method cmab-scores)"));
-  v("categorical", c.categorical, text("bandit logs, CSV: numeric feature columns to treat as categorical"));
+  v("categorical", c.categorical,
+    text("CSV: numeric columns to treat as categorical (a text column always is); one feature each"));
   v("arms", c.arms, text("bandit logs: the allowed arm labels (empty = those seen, sorted)"));
 }
 
