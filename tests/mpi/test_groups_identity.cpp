@@ -49,9 +49,9 @@ std::string table_text(bool binary) {
 /// The table's path, written by rank 0 before any rank reads it (one file per rank count: the 1–4 rank runs may
 /// run at once).
 std::string write_table(const Comm& world, bool binary) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("banditfs_groups_" + std::string(binary ? "binary_" : "") + std::to_string(world.size()) +
-                     "_ranks.csv");
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("banditfs_groups_" + std::string(binary ? "binary_" : "") + std::to_string(world.size()) + "_ranks.csv");
   if (world.rank() == 0) {
     std::ofstream(path.string() + ".tmp") << table_text(binary);
     std::filesystem::rename(path.string() + ".tmp", path);
@@ -63,8 +63,8 @@ std::string write_table(const Comm& world, bool binary) {
 void check_job(const std::string& method_and_sections, bool binary) {
   const dist::Runtime runtime = dist::make_runtime(*g_session, 1);
   const std::string path = write_table(*runtime.comm, binary);
-  const std::string text = method_and_sections + "[data]\nsource = \"csv\"\npath = \"" + path +
-                           "\"\ntarget = \"y\"\n" + (binary ? "task = \"binary\"\n" : "") + "[run]\nseed = 3\n";
+  const std::string text = method_and_sections + "[data]\nsource = \"csv\"\npath = \"" + path + "\"\ntarget = \"y\"\n" +
+                           (binary ? "task = \"binary\"\n" : "") + "[run]\nseed = 3\n";
   const JobConfig job = parse_job(methods::catalog(), text, "job.toml");
   const Method& method = methods::find(job.method.name);
   const std::string job_text = dump_job(job);
@@ -92,10 +92,11 @@ void check_job(const std::string& method_and_sections, bool binary) {
 BOOST_AUTO_TEST_CASE(bandit_gbm_with_shadows_of_a_categorical_feature) {
   for (const int arms_per_round : {1, 4}) {
     BOOST_TEST_CONTEXT("arms_per_round = " << arms_per_round) {
-      check_job("[method]\nname = \"bandit\"\n[estimator]\nname = \"gbm\"\nn_estimators = 15\n"
-                "[bandit]\niterations = 4\narms_per_round = " +
-                    std::to_string(arms_per_round) + "\n[reward]\nnull = \"shadow\"\nshadows = 4\n",
-                false);
+      check_job(
+          "[method]\nname = \"bandit\"\n[estimator]\nname = \"gbm\"\nn_estimators = 15\n"
+          "[bandit]\niterations = 4\narms_per_round = " +
+              std::to_string(arms_per_round) + "\n[reward]\nnull = \"shadow\"\nshadows = 4\n",
+          false);
     }
   }
 }

@@ -157,7 +157,7 @@ FitOrigin fit_origin(const ArmData& arm_data, const PreparedData* prepared) {
 }
 
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings,
-                                   const FeatureLayout& layout, const FeatureSet& shadow_source) {
+                                    const FeatureLayout& layout, const FeatureSet& shadow_source) {
   // Each feature's columns form one group; features of one reward.groups bundle that are both played are permuted
   // together.
   ImportancePlan plan;

@@ -113,7 +113,7 @@ FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t see
                            std::uint64_t slot);
 /// `shadow_source`: ArmData::shadow_source (the shadows' columns follow the arm's in that order).
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings,
-                                   const FeatureLayout& layout, const FeatureSet& shadow_source);
+                                    const FeatureLayout& layout, const FeatureSet& shadow_source);
 /// Expected cost of scoring each arm group of `plan` (the shadows excluded) with `model` (for balancing blocks across a
 /// group's members): tree ensembles — 1 + the number of nodes splitting on the group's columns (an unused column costs
 /// nothing on the fast path); linear — 1 + 100·(non-zero coefficient); others — 1 (one batched re-prediction each).

@@ -160,7 +160,8 @@ class FirstMethod final : public Method {
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
     const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
-    const std::size_t total_steps = settings.max_selected ? std::min(settings.max_selected, t.features()) : t.features();
+    const std::size_t total_steps =
+        settings.max_selected ? std::min(settings.max_selected, t.features()) : t.features();
     const first::FirstOutcome outcome = first::run_first(
         t, settings, run.executor, step_hook(run, checkpointing, total_steps), start_state(checkpointing));
     if (run.comm.rank() != 0) return std::nullopt;

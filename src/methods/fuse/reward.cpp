@@ -73,7 +73,8 @@ std::vector<std::int32_t> KnnReward::scores(std::span<const std::int32_t> featur
   std::vector<std::int32_t> cols;
   for (const std::int32_t f : features) {
     BFS_CHECK(f >= 0 && f < this->features());
-    for (Index c = layout_.column_begin(f); c < layout_.column_end(f); ++c) cols.push_back(static_cast<std::int32_t>(c));
+    for (Index c = layout_.column_begin(f); c < layout_.column_end(f); ++c)
+      cols.push_back(static_cast<std::int32_t>(c));
   }
   std::sort(cols.begin(), cols.end());
   return detail::nearest_positives(data_, rounded_, cols, validation, static_cast<std::size_t>(k_));
