@@ -88,16 +88,39 @@ ShadowPlan make_shadow_plan(Index rows, const FeatureSet& arm, const RewardConfi
 
 namespace {
 
-/// X[rows, arm] with the shadow columns appended: shadow j at row r is X(row_perm[j][r], source[j]).
-Matrix gather_with_shadows(const Matrix& X, std::span<const Index> rows, const FeatureSet& arm,
-                           const ShadowPlan& shadows) {
-  if (shadows.source.empty()) return gather(X, rows, arm);
-  Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(arm.size() + shadows.source.size()));
-  out.leftCols(static_cast<Index>(arm.size())) = gather(X, rows, arm);
+/// X[rows, columns] with the shadow columns appended: shadow j's columns are those of feature source[j], and at row r
+/// each holds X(row_perm[j][r], column).
+Matrix gather_with_shadows(const Matrix& X, std::span<const Index> rows, const FeatureSet& columns,
+                           const ShadowPlan& shadows, const FeatureLayout& layout) {
+  if (shadows.source.empty()) return gather(X, rows, columns);
+  const std::vector<FeatureId> shadow_columns = layout.columns_of(shadows.source);
+  Matrix out(static_cast<Index>(rows.size()), static_cast<Index>(columns.size() + shadow_columns.size()));
+  out.leftCols(static_cast<Index>(columns.size())) = gather(X, rows, columns);
+  auto column = static_cast<Index>(columns.size());
   for (std::size_t j = 0; j < shadows.source.size(); ++j) {
-    const Index column = static_cast<Index>(arm.size() + j);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      out(static_cast<Index>(i), column) = X(shadows.row_perm[j][static_cast<std::size_t>(rows[i])], shadows.source[j]);
+    const auto& perm = shadows.row_perm[j];
+    for (Index c = layout.column_begin(shadows.source[j]); c < layout.column_end(shadows.source[j]); ++c, ++column)
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        out(static_cast<Index>(i), column) = X(perm[static_cast<std::size_t>(rows[i])], c);
+  }
+  return out;
+}
+
+/// Sums the per-column reads of a model-read rule over each arm feature's columns (a split on any indicator of a
+/// categorical feature is a split on the feature; its coefficients' |β| add) and applies the rule to the sum, which
+/// for one column per feature is the column's own read, bit for bit.
+ModelRewards per_feature(ModelRewards columns, const FeatureSet& arm, const FeatureLayout& layout,
+                         const RewardConfig& reward) {
+  if (layout.one_column_each()) return columns;
+  ModelRewards out;
+  std::size_t at = 0;
+  for (const FeatureId f : arm) {
+    const Index width = layout.column_end(f) - layout.column_begin(f);
+    double score = columns.scores[at];
+    for (Index c = 1; c < width; ++c) score += columns.scores[at + static_cast<std::size_t>(c)];
+    at += static_cast<std::size_t>(width);
+    out.scores.push_back(score);
+    out.rewards.push_back(model_reward_of(reward, score));
   }
   return out;
 }
@@ -110,12 +133,14 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
   ArmData out;
   const TrainTestSplit split = make_split(data.rows(), settings.split, seed, round, slot);
   const ShadowPlan shadows = make_shadow_plan(data.rows(), arm, settings.reward, seed, round, slot);
+  out.columns = data.layout.columns_of(arm);
+  out.shadow_source = shadows.source;
   if (with_train) {
-    out.X_train = gather_with_shadows(data.X, split.train, arm, shadows);
+    out.X_train = gather_with_shadows(data.X, split.train, out.columns, shadows, data.layout);
     out.y_train = gather(data.y, split.train);
     out.train_rows = split.train;
   }
-  out.X_test = gather_with_shadows(data.X, split.test, arm, shadows);
+  out.X_test = gather_with_shadows(data.X, split.test, out.columns, shadows, data.layout);
   out.y_test = gather(data.y, split.test);
   out.split_seconds = seconds_since(start);
   return out;
@@ -126,31 +151,41 @@ FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t see
   return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads, {}, nullptr};
 }
 
-FitOrigin fit_origin(const ArmData& arm_data, const FeatureSet& arm, const PreparedData* prepared) {
-  if (prepared == nullptr || arm_data.X_train.cols() != static_cast<Index>(arm.size())) return {};
-  return FitOrigin{prepared, arm_data.train_rows, arm};
+FitOrigin fit_origin(const ArmData& arm_data, const PreparedData* prepared) {
+  if (prepared == nullptr || arm_data.X_train.cols() != static_cast<Index>(arm_data.columns.size())) return {};
+  return FitOrigin{prepared, arm_data.train_rows, arm_data.columns};
 }
 
-ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings) {
-  // Features of one reward.groups bundle that are both played are permuted together.
+ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings,
+                                    const FeatureLayout& layout, const FeatureSet& shadow_source) {
+  // Each feature's columns form one group; features of one reward.groups bundle that are both played are permuted
+  // together.
   ImportancePlan plan;
-  plan.group_of_column.resize(arm.size());
+  plan.group_of_feature.resize(arm.size());
   std::map<std::int32_t, std::size_t> bundle_to_group;
+  Index column = 0;  // the arm feature's first column in the arm's matrix
+  const auto columns_of = [&](FeatureId f) {
+    std::vector<Index> columns;
+    for (Index c = layout.column_begin(f); c < layout.column_end(f); ++c) columns.push_back(column++);
+    return columns;
+  };
   for (std::size_t i = 0; i < arm.size(); ++i) {
     const std::int32_t bundle = settings.group_of_feature.empty() ? -1 : settings.group_of_feature[arm[i]];
+    std::vector<Index> columns = columns_of(arm[i]);
     if (bundle >= 0 && bundle_to_group.count(bundle)) {
-      plan.group_of_column[i] = bundle_to_group[bundle];
-      plan.groups[plan.group_of_column[i]].push_back(static_cast<Index>(i));
+      plan.group_of_feature[i] = bundle_to_group[bundle];
+      auto& group = plan.groups[plan.group_of_feature[i]];
+      group.insert(group.end(), columns.begin(), columns.end());
       continue;
     }
-    plan.group_of_column[i] = plan.groups.size();
+    plan.group_of_feature[i] = plan.groups.size();
     if (bundle >= 0) bundle_to_group[bundle] = plan.groups.size();
-    plan.groups.push_back({static_cast<Index>(i)});
+    plan.groups.push_back(std::move(columns));
     plan.stream_ids.push_back(static_cast<std::uint64_t>(arm[i]));
   }
   plan.shadow_begin = plan.groups.size();
-  for (std::size_t j = 0; j < shadow_count(arm.size(), settings.reward); ++j) {
-    plan.groups.push_back({static_cast<Index>(arm.size() + j)});
+  for (std::size_t j = 0; j < shadow_source.size(); ++j) {
+    plan.groups.push_back(columns_of(shadow_source[j]));
     plan.stream_ids.push_back(kShadowStreamBase + j);
   }
   return plan;
@@ -213,9 +248,9 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
   NullEvidence null;
   null.repeats = request.repeats;
   for (std::size_t i = 0; i < arm.size(); ++i) {
-    const std::size_t b = block_index_of_group[plan.group_of_column[i]];
+    const std::size_t b = block_index_of_group[plan.group_of_feature[i]];
     if (b == SIZE_MAX) continue;
-    out.columns.push_back(i);
+    out.features.push_back(i);
     out.scores.push_back(importance.scores[b]);
     features.push_back(arm[i]);
     if (settings.reward.null == RewardNull::Paired) {
@@ -250,16 +285,17 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
       rows.resize(static_cast<std::size_t>(data.rows()));
       for (Index i = 0; i < data.rows(); ++i) rows[static_cast<std::size_t>(i)] = i;
     }
-    const Matrix X = gather(data.X, rows, arm);
+    const FeatureSet columns = data.layout.columns_of(arm);
+    const Matrix X = gather(data.X, rows, columns);
     const Vector y = gather(data.y, rows);
     out.split_seconds = seconds_since(start);
     start = Clock::now();
-    if (prepared != nullptr) fit_options.origin = FitOrigin{prepared, rows, arm};
+    if (prepared != nullptr) fit_options.origin = FitOrigin{prepared, rows, columns};
     const auto model = estimator.fit(X, y, fit_options);
     out.fit_seconds = seconds_since(start);
     const Vector* fitted = model->fitted_values();
     out.test_score = metric_score(settings.metric, y, fitted != nullptr ? *fitted : model->predict(X));
-    ModelRewards read = model_rewards(settings.reward, *model);
+    ModelRewards read = per_feature(model_rewards(settings.reward, *model), arm, data.layout, settings.reward);
     out.scores = std::move(read.scores);
     out.rewards = std::move(read.rewards);
     return out;
@@ -268,11 +304,11 @@ ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estima
   const ArmData arm_data = prepare_arm_data(data, arm, settings, seed, round, slot);
   out.split_seconds = arm_data.split_seconds;
   const auto start = Clock::now();
-  fit_options.origin = fit_origin(arm_data, arm, prepared);
+  fit_options.origin = fit_origin(arm_data, prepared);
   const auto model = estimator.fit(arm_data.X_train, arm_data.y_train, fit_options);
   out.fit_seconds = seconds_since(start);
 
-  const ImportancePlan plan = make_importance_plan(arm, settings);
+  const ImportancePlan plan = make_importance_plan(arm, settings, data.layout, arm_data.shadow_source);
   std::vector<std::size_t> all(plan.shadow_begin);
   for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
   BlockOutcome block = score_block(*model, arm_data, arm, plan, all, settings, seed, round, slot);

@@ -26,7 +26,7 @@ struct ModelMessage {
   std::vector<std::vector<std::size_t>> blocks;  ///< blocks[member] = importance-group indices, ascending
 };
 
-/// One member's share of one arm: reward bits for some of the arm's columns.
+/// One member's share of one arm: reward bits for some of the arm's features.
 struct ArmPiece {
   std::int32_t slot = 0;
   bool from_leader = false;  ///< the leader's piece carries r2 and the fit/split times
@@ -35,7 +35,7 @@ struct ArmPiece {
   double split_seconds = 0.0;
   double importance_seconds = 0.0;
   double broadcast_seconds = 0.0;          ///< time in the model broadcast
-  std::vector<std::uint32_t> columns;      ///< arm column indices, ascending
+  std::vector<std::uint32_t> columns;      ///< positions in the arm of its features, ascending
   std::vector<std::uint64_t> reward_bits;  ///< bit i = reward of columns[i]
 };
 

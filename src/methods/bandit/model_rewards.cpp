@@ -12,6 +12,12 @@ bool reads_model(RewardRule rule) {
   return rule == RewardRule::LassoNonzero || rule == RewardRule::BartLastDraw || rule == RewardRule::BartMeanSplits;
 }
 
+std::uint8_t model_reward_of(const RewardConfig& reward, double score) {
+  if (reward.rule == RewardRule::LassoNonzero) return score != 0.0;
+  if (reward.rule == RewardRule::BartMeanSplits) return score >= reward.min_splits;
+  return score > 0.0;  // a split in the last sweep's forest
+}
+
 ModelRewards model_rewards(const RewardConfig& reward, const Model& model) {
   ModelRewards out;
   const auto p = static_cast<std::size_t>(model.num_features());

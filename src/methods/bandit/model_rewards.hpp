@@ -27,4 +27,8 @@ struct ModelRewards {
 /// the rule reads (coefficients, split counts).
 ModelRewards model_rewards(const RewardConfig& reward, const Model& model);
 
+/// The rule's reward for a read `score` (|β̂| for lasso-nonzero, a split count for the BART rules): the reward of a
+/// column above, and of a categorical feature from the sum of its columns' reads.
+std::uint8_t model_reward_of(const RewardConfig& reward, double score);
+
 }  // namespace bfs

@@ -168,7 +168,8 @@ class Worker {
     }
     const ArmData arm_data =
         prepare_arm_data(prefetcher_.current(), arm, settings_, seed, r, s, /*with_train=*/leader() || fit_together());
-    const ImportancePlan plan = make_importance_plan(arm, settings_);
+    const ImportancePlan plan =
+        make_importance_plan(arm, settings_, prefetcher_.current().layout, arm_data.shadow_source);
     piece.split_seconds = arm_data.split_seconds;
     ModelMessage message;
     const std::unique_ptr<Model> model = group_model(arm_data, arm, plan, r, s, piece, report, message);
@@ -178,7 +179,7 @@ class Worker {
     BlockOutcome scored = score_block(*model, arm_data, arm, plan, block, settings_, seed, r, s);
     piece.test_score = scored.test_score;
     piece.importance_seconds = scored.importance_seconds;
-    for (std::size_t c : scored.columns) piece.columns.push_back(static_cast<std::uint32_t>(c));
+    for (std::size_t i : scored.features) piece.columns.push_back(static_cast<std::uint32_t>(i));
     piece.reward_bits = pack_bits(scored.rewards);
     report.pieces.push_back(std::move(piece));
   }
@@ -191,7 +192,7 @@ class Worker {
     const auto fit = [&](const FitGroup* group) {
       const auto start = Clock::now();
       FitOptions options = fit_options_for(settings_, context_.seed, r, s);
-      options.origin = fit_origin(arm_data, arm, prefetcher_.current_prepared());
+      options.origin = fit_origin(arm_data, prefetcher_.current_prepared());
       options.group = group;
       std::unique_ptr<Model> model = estimator_->fit(arm_data.X_train, arm_data.y_train, options);
       piece.fit_seconds = seconds_since(start);

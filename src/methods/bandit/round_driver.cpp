@@ -29,12 +29,19 @@ using Clock = std::chrono::steady_clock;
 /// grow with the column count).
 void drop_noise_columns(Dataset& data, std::int64_t noise) {
   if (noise <= 0) return;
-  const Index keep = data.cols() - static_cast<Index>(noise);
+  // The noise features are numeric, one column each, appended after every feature of the data.
+  const Index keep = data.features() - static_cast<Index>(noise);
   if (keep < 1 || data.feature_names[static_cast<std::size_t>(keep)] != noise_feature_name(1))
     throw InternalError(data.origin + ": the noise columns are not the last data.noise_features columns");
-  Matrix kept = data.X.leftCols(keep);
+  const Index keep_columns = data.layout.column_begin(static_cast<FeatureId>(keep));
+  Matrix kept = data.X.leftCols(keep_columns);
   data.X = std::move(kept);
   data.feature_names.resize(static_cast<std::size_t>(keep));
+  if (!data.layout.one_column_each()) {
+    data.layout.offsets.resize(static_cast<std::size_t>(keep) + 1);
+    data.layout.levels.resize(static_cast<std::size_t>(keep));
+  }
+  if (data.missing.size() > static_cast<std::size_t>(keep)) data.missing.resize(static_cast<std::size_t>(keep));
 }
 
 }  // namespace
@@ -70,7 +77,7 @@ TuningReport tune_job(JobConfig& job, DataSource& source, const RunControl& cont
   drop_noise_columns(data, job.data.noise_features);
   if (context.log)
     context.log->info("tuning {} on period {} ({} rows x {} features, {}-fold CV)", name_of(job.estimator.name),
-                      tuning_config(job).period, data.rows(), data.cols(), tuning_config(job).folds);
+                      tuning_config(job).period, data.rows(), data.features(), tuning_config(job).folds);
   // A log line at every tenth of the fits: the default grid is 240 fits, minutes on a large first period.
   std::size_t logged_tenths = 0;
   const TuningProgress progress = [&](std::size_t done, std::size_t total) {

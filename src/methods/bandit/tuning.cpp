@@ -281,7 +281,7 @@ TuningResult tune_estimator(const EstimatorConfig& base, const TuningConfig& tun
   report.estimator = std::string(name_of(base.name));
   report.period = tuning.period;
   report.rows = n;
-  report.features = data.cols();
+  report.features = data.features();
   report.seed = seed;
   report.seconds = seconds_since(start);
 

@@ -4,6 +4,27 @@
 
 namespace bfs::methods {
 
+namespace {
+
+/// Replaces the NaN of `column` by the mean of its other values; returns how many there were.
+std::size_t impute_mean(double* column, std::size_t rows) {
+  std::size_t missing = 0;
+  double sum = 0.0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (std::isnan(column[r]))
+      ++missing;
+    else
+      sum += column[r];
+  }
+  if (missing == 0) return 0;
+  const double mean = missing < rows ? sum / static_cast<double>(rows - missing) : 0.0;
+  for (std::size_t r = 0; r < rows; ++r)
+    if (std::isnan(column[r])) column[r] = mean;
+  return missing;
+}
+
+}  // namespace
+
 ColumnMajor column_major(const Dataset& data) {
   ColumnMajor x;
   x.rows = static_cast<std::size_t>(data.rows());
@@ -13,6 +34,7 @@ ColumnMajor column_major(const Dataset& data) {
     double* column = x.values.data() + j * x.rows;
     for (std::size_t r = 0; r < x.rows; ++r)
       column[r] = static_cast<double>(data.X(static_cast<Index>(r), static_cast<Index>(j)));
+    x.imputed += impute_mean(column, x.rows);
   }
   return x;
 }

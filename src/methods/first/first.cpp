@@ -13,13 +13,17 @@ bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& 
       outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, static_cast<std::uint64_t>(step));
   // Every candidate shares A and the outer rows: A's neighbour lists are built once for the step (the same T̂, bit
   // for bit, as estimate(A ∪ {i}); detail/forward_search.hpp), unless A is too wide for its rounding bound or too
-  // few candidates are left to repay the lists (forward_search_pays).
+  // few candidates are left to repay the lists (forward_search_pays). The lists are on A's columns; a candidate of
+  // one column walks them, a categorical candidate (several columns) is estimated on its own.
   std::optional<detail::ForwardSearch> search;
-  if (state.forward.size() + 1 <= detail::kForwardSearchMaxColumns &&
+  const std::vector<std::size_t> a_columns = t.columns_of(state.forward);
+  if (a_columns.size() + 1 <= detail::kForwardSearchMaxColumns &&
       detail::forward_search_pays(state.candidates.size(), t.rows(), outer.size()))
-    search.emplace(t.columns(), t.y(), state.forward, t.inner(), outer, executor.threads());
+    search.emplace(t.columns(), t.y(), a_columns, t.inner(), outer, executor.threads());
   const auto estimates = executor.map(state.candidates.size(), [&](std::size_t c) {
-    if (search) return std::vector<double>{t.var_y() - search->mean_variance(state.candidates[c])};
+    const std::size_t candidate = state.candidates[c];
+    if (search && t.width(candidate) == 1)
+      return std::vector<double>{t.var_y() - search->mean_variance(t.columns_of(std::span(&candidate, 1)).front())};
     std::vector<std::size_t> u = state.forward;
     u.push_back(state.candidates[c]);
     return std::vector<double>{t.var_y() - t.estimate(std::move(u), outer)};
@@ -46,7 +50,7 @@ bool forward_step(const TotalIndex& t, const FirstSettings& settings, Executor& 
 
 FirstOutcome run_first(const TotalIndex& t, const FirstSettings& settings, Executor& executor,
                        const StepHook& after_step, ForwardState start) {
-  const std::size_t p = t.cols();
+  const std::size_t p = t.features();
   FirstOutcome out;
   ForwardState state = std::move(start);
   if (state.step == 0 && state.forward.empty()) {

@@ -2,7 +2,12 @@
 // with NANNE-BE through the Executor, and returns ψ̂ as the importance. Its own datasets (group /first):
 // forward_feature and forward_explained (the forward path), backward_pass (per forward feature: the NANNE-BE pass
 // that dropped it, 0 = kept) and forward_step (per feature: the step that added it, 0 = never; a summary.csv
-// column); facts var_y, noise_var, N_I, N_O, forward, standardize.
+// column); facts var_y, noise_var, N_I, N_O, forward, standardize, imputed.
+//
+// A factor is a feature: a categorical feature's indicator columns enter and leave the forward set together and its
+// distances sum over all of them (nanne.hpp). A missing numeric cell is its column's mean over the rows
+// (methods/common/column_major.hpp): nearest neighbours need a value in every distance, and the mean of the rows
+// FIRST reads is the fill that uses no other row; data.missing = "error" refuses missing cells instead.
 #include <chrono>
 #include <cmath>
 #include <set>
@@ -53,7 +58,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const first:
   r.ranks = run.comm.size();
   r.threads = run.executor.threads();
   r.iterations = static_cast<std::int32_t>(outcome.forward.size());
-  r.stop_reason = outcome.forward.size() == t.cols() ? "every feature added" : "no candidate explains more";
+  r.stop_reason = outcome.forward.size() == t.features() ? "every feature added" : "no candidate explains more";
   r.importance_meaning = "psi";
   r.feature_names = data.feature_names;
   r.importance = outcome.psi;
@@ -64,7 +69,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const first:
     r.truth = data.truth;
     r.metrics = truth_metrics(r.selected, r.truth);
   }
-  std::vector<std::int32_t> forward_feature, forward_step(t.cols(), 0);
+  std::vector<std::int32_t> forward_feature, forward_step(t.features(), 0);
   for (std::size_t s = 0; s < outcome.forward.size(); ++s) {
     forward_feature.push_back(static_cast<std::int32_t>(outcome.forward[s]));
     forward_step[outcome.forward[s]] = static_cast<std::int32_t>(s + 1);
@@ -142,19 +147,23 @@ class FirstMethod final : public Method {
     std::vector<double> y(data.y.begin(), data.y.end());
     const std::size_t inner = inner_samples(params, y, source->describe());
     methods::ColumnMajor columns = methods::column_major(data);
+    const std::size_t imputed = columns.imputed;
+    if (imputed > 0 && run.context.log && run.comm.rank() == 0)
+      run.context.log->info("{} missing cell(s) of {} filled with their column's mean", imputed, source->describe());
     const std::size_t constant = params.standardize ? methods::standardise(columns) : 0;
     if (constant > 0 && run.context.log && run.comm.rank() == 0)
       run.context.log->info("{} constant column(s) of {} become 0 after standardising", constant, source->describe());
     const double data_seconds = seconds_since(start);
 
-    const first::TotalIndex t(std::move(columns), std::move(y), inner);
+    const first::TotalIndex t(std::move(columns), std::move(y), inner, data.layout);
     first::FirstSettings settings;
     settings.n_outer = static_cast<std::size_t>(params.outer_samples);
     settings.fast = params.forward == first::Forward::fast;
     settings.max_selected = static_cast<std::size_t>(params.max_selected);
     settings.seed = run.context.seed;
     const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
-    const std::size_t total_steps = settings.max_selected ? std::min(settings.max_selected, t.cols()) : t.cols();
+    const std::size_t total_steps =
+        settings.max_selected ? std::min(settings.max_selected, t.features()) : t.features();
     const first::FirstOutcome outcome = first::run_first(
         t, settings, run.executor, step_hook(run, checkpointing, total_steps), start_state(checkpointing));
     if (run.comm.rank() != 0) return std::nullopt;
@@ -167,6 +176,7 @@ class FirstMethod final : public Method {
       return stopped;
     }
     MethodResult result = make_result(run, data, outcome, t, settings.n_outer);
+    if (imputed > 0) result.facts.push_back({"imputed", static_cast<std::int64_t>(imputed)});
     result.timings = {{"wall_seconds", seconds_since(start)}, {"data_seconds", data_seconds}};
     const double explained = outcome.forward_explained.empty() ? 0.0 : outcome.forward_explained.back();
     report_final(run,

@@ -12,13 +12,32 @@ namespace {
 constexpr std::uint64_t kFirstStream = 0x4649525354;
 }  // namespace
 
-TotalIndex::TotalIndex(detail::Columns x, std::vector<double> y, std::size_t inner)
-    : x_(std::move(x)), y_(std::move(y)), inner_(inner), var_y_(detail::sample_variance(y_)) {}
+TotalIndex::TotalIndex(detail::Columns x, std::vector<double> y, std::size_t inner, FeatureLayout layout)
+    : x_(std::move(x)),
+      y_(std::move(y)),
+      inner_(inner),
+      var_y_(detail::sample_variance(y_)),
+      layout_(std::move(layout)) {}
+
+std::vector<std::size_t> TotalIndex::columns_of(std::span<const std::size_t> u) const {
+  std::vector<std::size_t> columns;
+  for (const std::size_t f : u) {
+    const auto feature = static_cast<FeatureId>(f);
+    for (Index c = layout_.column_begin(feature); c < layout_.column_end(feature); ++c)
+      columns.push_back(static_cast<std::size_t>(c));
+  }
+  std::sort(columns.begin(), columns.end());
+  return columns;
+}
+
+std::size_t TotalIndex::width(std::size_t f) const {
+  const auto feature = static_cast<FeatureId>(f);
+  return static_cast<std::size_t>(layout_.column_end(feature) - layout_.column_begin(feature));
+}
 
 double TotalIndex::estimate(std::vector<std::size_t> u, std::span<const std::size_t> outer) const {
   if (u.empty()) return var_y_;
-  std::sort(u.begin(), u.end());
-  return detail::mean_neighbourhood_variance(x_, y_, u, inner_, outer);
+  return detail::mean_neighbourhood_variance(x_, y_, columns_of(u), inner_, outer);
 }
 
 std::vector<std::size_t> outer_rows(std::size_t n, std::size_t n_outer, std::uint64_t seed, std::uint64_t phase,

@@ -11,22 +11,32 @@
 #include <span>
 #include <vector>
 
+#include "data/feature_layout.hpp"
 #include "methods/executor.hpp"
 #include "methods/first/detail/forward_search.hpp"
 #include "methods/first/detail/knn.hpp"
 
 namespace bfs::first {
 
-/// The data FIRST estimates on: standardised columns, y, and N_I.
+/// The data FIRST estimates on: standardised columns, y, N_I, and which columns make each feature. A factor of
+/// FIRST is a feature: a categorical one is all its indicator columns, and a distance on a set of features sums
+/// the squares over all their columns (data/feature_layout.hpp; an empty layout is one column per feature).
 class TotalIndex {
  public:
-  TotalIndex(detail::Columns x, std::vector<double> y, std::size_t inner);
+  TotalIndex(detail::Columns x, std::vector<double> y, std::size_t inner, FeatureLayout layout = {});
   std::size_t rows() const { return x_.rows; }
+  /// p, the number of features (the columns when each feature is one column).
+  std::size_t features() const { return static_cast<std::size_t>(layout_.features(static_cast<Index>(x_.cols))); }
+  /// The columns of the features `u`, ascending (the order every distance sums them in).
+  std::vector<std::size_t> columns_of(std::span<const std::size_t> u) const;
+  /// The columns of X (= features() unless a feature is categorical).
   std::size_t cols() const { return x_.cols; }
+  /// The number of columns of feature f.
+  std::size_t width(std::size_t f) const;
   std::size_t inner() const { return inner_; }
   double var_y() const { return var_y_; }
-  /// T̂(u) over the outer rows `outer` (ascending); u is sorted before use (the distance sums run in column
-  /// order). T̂(∅) = Var̂Y.
+  /// T̂(u) for the features u over the outer rows `outer` (ascending); the distance sums run over u's columns in
+  /// ascending order, whatever u's order. T̂(∅) = Var̂Y.
   double estimate(std::vector<std::size_t> u, std::span<const std::size_t> outer) const;
   /// The standardised columns and y, for a search over many sets (detail::ForwardSearch).
   const detail::Columns& columns() const { return x_; }
@@ -37,6 +47,7 @@ class TotalIndex {
   std::vector<double> y_;
   std::size_t inner_;
   double var_y_;
+  FeatureLayout layout_;
 };
 
 /// The outer rows of one step: all N rows when N_O is 0 or N, else N_O rows drawn without replacement from the

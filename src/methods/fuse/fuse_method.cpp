@@ -13,6 +13,11 @@
 // Checkpoints (fuse_checkpoint.hpp): rank 0 writes the rewards so far every run.checkpoint_every rounds and on a stop
 // signal; --resume replays the done rounds with them.
 //
+// A feature is a feature of the data: a categorical one is all its indicator columns, one node of the tree, one row
+// of every output (reward.hpp). A missing numeric cell is its column's mean over the rows L
+// (methods/common/column_major.hpp): the kNN reward needs a value in every distance, and the mean of L uses no row
+// outside it; data.missing = "error" refuses missing cells instead. The count is the fact `imputed`.
+//
 // The learner that judges its rankings is `banditfs evaluate` with the svm estimator (cli/, estimators/).
 #include <algorithm>
 #include <chrono>
@@ -47,9 +52,9 @@ fuse::TrainingSet training_set(const Dataset& data, bool standardize) {
 }
 
 /// k and the subsample against the rows, top (when it selects) against the features: InputErrors naming the key.
-void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, const std::string& origin) {
-  if (params.select == fuse::Select::rave)
-    methods::check_top_k("top", params.top, static_cast<std::int64_t>(set.cols), origin);
+void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, Index features,
+                 const std::string& origin) {
+  if (params.select == fuse::Select::rave) methods::check_top_k("top", params.top, features, origin);
   if (static_cast<std::size_t>(params.k) >= set.rows)
     throw InputError("method.k = " + std::to_string(params.k) + " needs more training rows than the " +
                      std::to_string(set.rows) + " of " + origin);
@@ -103,7 +108,7 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
   const fuse::SearchSettings settings = fuse::search_settings(params);
   const auto total = static_cast<std::uint64_t>(params.iterations);
   const auto batch = static_cast<std::uint64_t>(params.batch);
-  const auto p = static_cast<std::int32_t>(reward.data().cols);
+  const std::int32_t p = reward.features();
   const std::uint64_t seed = run.context.seed;
   SearchOutcome out;
   const std::vector<double> replay = replay_rewards(checkpointing, total, batch);
@@ -254,9 +259,12 @@ class FuseMethod final : public Method {
     auto source = make_data_source(run.job.data, run.context.seed, /*online=*/false, run.data);
     const Dataset data = source->load_period(0);
     fuse::TrainingSet set = training_set(data, params.standardize);
-    check_sizes(params, set, source->describe());
-    const fuse::KnnReward reward(std::move(set), params.k);
-    fuse::Tree tree(static_cast<std::int32_t>(data.cols()));
+    const std::size_t imputed = set.imputed;
+    if (imputed > 0 && run.context.log && run.comm.rank() == 0)
+      run.context.log->info("{} missing cell(s) of {} filled with their column's mean", imputed, source->describe());
+    check_sizes(params, set, data.features(), source->describe());
+    const fuse::KnnReward reward(std::move(set), params.k, data.layout);
+    fuse::Tree tree(reward.features());
     const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
     const auto search_start = Clock::now();
     SearchOutcome outcome = search(run, params, reward, tree, checkpointing);
@@ -274,6 +282,7 @@ class FuseMethod final : public Method {
     const double last_reward = outcome.reward.empty() ? 0.0 : outcome.reward.back();
     const std::size_t last_size = outcome.final_size.empty() ? 0 : static_cast<std::size_t>(outcome.final_size.back());
     MethodResult result = make_result(run, data, params, tree, std::move(outcome));
+    if (imputed > 0) result.facts.push_back({"imputed", static_cast<std::int64_t>(imputed)});
     // search_seconds: the descents and rewards alone, without loading and standardising (scripts/bench/fuse_speed.sh).
     result.timings = {{"wall_seconds", std::chrono::duration<double>(Clock::now() - start).count()},
                       {"search_seconds", search_seconds}};

@@ -61,7 +61,8 @@ std::vector<std::size_t> stratified_subsample(std::span<const std::uint8_t> labe
   return chosen;
 }
 
-KnnReward::KnnReward(TrainingSet data, std::int32_t k) : data_(std::move(data)), k_(k) {
+KnnReward::KnnReward(TrainingSet data, std::int32_t k, FeatureLayout layout)
+    : data_(std::move(data)), k_(k), layout_(std::move(layout)) {
   BFS_CHECK(data_.values.size() == data_.rows * data_.cols && data_.labels.size() == data_.rows);
   BFS_CHECK(k_ >= 1 && static_cast<std::size_t>(k_) < data_.rows, "k must be below the number of rows");
   rounded_ = detail::round_columns(data_);
@@ -69,9 +70,13 @@ KnnReward::KnnReward(TrainingSet data, std::int32_t k) : data_(std::move(data)),
 
 std::vector<std::int32_t> KnnReward::scores(std::span<const std::int32_t> features,
                                             std::span<const std::size_t> validation) const {
-  std::vector<std::int32_t> cols(features.begin(), features.end());
+  std::vector<std::int32_t> cols;
+  for (const std::int32_t f : features) {
+    BFS_CHECK(f >= 0 && f < this->features());
+    for (Index c = layout_.column_begin(f); c < layout_.column_end(f); ++c)
+      cols.push_back(static_cast<std::int32_t>(c));
+  }
   std::sort(cols.begin(), cols.end());
-  BFS_CHECK(cols.empty() || (cols.front() >= 0 && static_cast<std::size_t>(cols.back()) < data_.cols));
   return detail::nearest_positives(data_, rounded_, cols, validation, static_cast<std::size_t>(k_));
 }
 

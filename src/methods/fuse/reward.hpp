@@ -1,7 +1,8 @@
 #pragma once
 // FUSE's instant reward ([FUSE §6.1, eqs. 10–11]). L = the training rows (standardised by the caller
 // when method.standardize, §7.1); each iteration draws a fresh stratified validation subsample 𝒱 ⊂ L. For z ∈ 𝒱,
-// s_F(z) = the number of positives among the k nearest neighbours of z in L∖{z}, Euclidean on the columns F.
+// s_F(z) = the number of positives among the k nearest neighbours of z in L∖{z}, Euclidean on the columns of the
+// features F (a categorical feature is all its indicator columns, data/feature_layout.hpp).
 // Readings: leave-one-out — z is not its own neighbour (the paper is silent, and z would leak its
 // label); distance ties go to the lower row index; the squared distances are summed over F in ascending column
 // order, so the order F was built in cannot change a bit. V(F) = the AUC of s_F on 𝒱 (eq. 11 with footnote 1:
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "data/feature_layout.hpp"
 #include "methods/common/column_major.hpp"
 #include "methods/fuse/detail/knn_screen.hpp"
 
@@ -35,13 +37,16 @@ double auc(std::span<const std::int32_t> scores, std::span<const std::uint8_t> l
 /// each class when both exist and m ≥ 2, the rest negatives. Throws std::invalid_argument when m > rows.
 std::vector<std::size_t> stratified_subsample(std::span<const std::uint8_t> labels, std::size_t m, Rng& rng);
 
-/// The reward V(F) on a fixed L and k.
+/// The reward V(F) on a fixed L and k; F is a set of features, each the columns `layout` gives it (empty: one
+/// column per feature).
 class KnnReward {
  public:
   /// k must be below the number of rows (leave-one-out leaves rows − 1 candidates).
-  KnnReward(TrainingSet data, std::int32_t k);
+  KnnReward(TrainingSet data, std::int32_t k, FeatureLayout layout = {});
   const TrainingSet& data() const { return data_; }
   std::int32_t k() const { return k_; }
+  /// p, the number of features the search chooses from.
+  std::int32_t features() const { return static_cast<std::int32_t>(layout_.features(static_cast<Index>(data_.cols))); }
   /// s_F(z) (eq. 10, leave-one-out) for each validation row, in `validation`'s order.
   std::vector<std::int32_t> scores(std::span<const std::int32_t> features,
                                    std::span<const std::size_t> validation) const;
@@ -51,6 +56,7 @@ class KnnReward {
  private:
   TrainingSet data_;
   std::int32_t k_;
+  FeatureLayout layout_;
   detail::RoundedColumns rounded_;  ///< the data as floats, for the screen
 };
 

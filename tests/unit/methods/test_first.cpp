@@ -207,9 +207,9 @@ namespace {
 /// forward search: the forward set and V̂ after each addition.
 std::pair<std::vector<std::size_t>, std::vector<double>> forward_by_estimate(const TotalIndex& t,
                                                                              const FirstSettings& settings) {
-  std::vector<std::size_t> a, candidates(t.cols());
+  std::vector<std::size_t> a, candidates(t.features());
   std::vector<double> explained;
-  for (std::size_t j = 0; j < t.cols(); ++j) candidates[j] = j;
+  for (std::size_t j = 0; j < t.features(); ++j) candidates[j] = j;
   for (std::uint64_t step = 1; !candidates.empty(); ++step) {
     const auto outer = outer_rows(t.rows(), settings.n_outer, settings.seed, kForwardPhase, step);
     std::vector<double> v(candidates.size());
