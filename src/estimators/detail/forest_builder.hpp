@@ -28,8 +28,8 @@
 // keep them there. The scan above then already is scikit-learn's first search (missing rows right, the last cut
 // being "every value left, the missing right"); scan_missing_left adds the second (missing rows left) right after
 // each column's own candidates, so the first strictly best split is the one scikit-learn's order of searches
-// takes. A fit whose X has a missing cell scans with the SSE2 lanes (its second search interleaves with their
-// replay), not the AVX2 block kernel; one without runs exactly the code it always ran.
+// takes. A fit whose X has a missing cell runs the portable paths (SSE2 lanes, whose replay its second search
+// interleaves with, and the scalar filters), not the AVX2 kernels; one without runs exactly the code it always ran.
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -78,10 +78,10 @@ class TreeBuilder {
         missing_(missing),
         missing_rank_(missing.size()) {
 #if defined(BFS_FOREST_AVX2)
-    vector_scan_ = has_avx2();
+    // Missing cells: the portable scan, whose lanes read unscaled rows, so the portable filters too.
+    vector_scan_ = has_avx2() && missing_.empty();
     if constexpr (std::is_same_v<Idx, std::uint16_t>) vector_filters_ = n_ <= 256 && vector_scan_;
     row_shift_ = vector_filters_ ? kRowScale : 0;
-    vector_scan_ = vector_scan_ && missing_.empty();
 #endif
     // A column's missing cells hold its last rank (its last sorted entry is one of them).
     for (std::size_t c = 0; c < missing_.size(); ++c)
