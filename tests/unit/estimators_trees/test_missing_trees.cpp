@@ -181,7 +181,8 @@ BOOST_AUTO_TEST_CASE(hgb_sends_unseen_missing_to_the_child_with_more_rows) {
   const auto estimator = make_hgb(params);
   const auto default_left = [&](int left_rows, bool missing_elsewhere) {
     const auto data = step_with_other_column(left_rows, missing_elsewhere);
-    const FlatTree& tree = estimator->fit(data.X, data.y, FitOptions{1, 1, {}, nullptr})->trees()->trees[0];
+    const auto model = estimator->fit(data.X, data.y, FitOptions{1, 1, {}, nullptr});
+    const FlatTree& tree = model->trees()->trees[0];
     BOOST_TEST(tree.feature[0] == 0);
     return static_cast<int>(tree.default_left[0]);
   };
