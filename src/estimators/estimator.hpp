@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/estimator_config.hpp"
+#include "config/job_config.hpp"
 #include "core/task.hpp"
 #include "core/types.hpp"
 
@@ -118,6 +119,15 @@ struct SplitCounts {
   std::vector<double> mean;
 };
 
+class Model;
+
+/// A fitted mean imputation in front of a model (estimators/missing.hpp): the value a missing cell of each input
+/// column takes, and the model that predicts from the filled rows.
+struct Imputation {
+  std::vector<float> fill;
+  const Model* model = nullptr;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -140,6 +150,9 @@ class Model {
   virtual const Vector* fitted_values() const { return nullptr; }
   /// Per input column, how often a Bayesian tree ensemble splits on it (BART; nullptr otherwise).
   virtual const SplitCounts* split_counts() const { return nullptr; }
+  /// The fitted imputation this model fills missing cells with before its inner model predicts (nullptr: none;
+  /// the model then sees NaN itself).
+  virtual const Imputation* imputation() const { return nullptr; }
 };
 
 class Estimator {
@@ -184,8 +197,11 @@ BFS_ESTIMATORS(BFS_ESTIMATOR_DECLARE_FACTORY)
 #undef BFS_ESTIMATOR_DECLARE_FACTORY
 
 /// The registry: builds the estimator named by config.name for `task`; ConfigError naming data.task when the
-/// estimator does not fit that task (check_estimator_task, from the list's column).
-std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression);
+/// estimator does not fit that task (check_estimator_task, from the list's column). `missing` is data.missing: the
+/// estimator is put behind a fitted mean imputation when it has no rule of its own for missing cells or when the
+/// rule is Impute (estimators/missing.hpp). The rule is fixed for a run, so it is part of the estimator, not of a fit.
+std::unique_ptr<Estimator> make_estimator(const EstimatorConfig& config, Task task = Task::Regression,
+                                          MissingRule missing = MissingRule::Native);
 /// Names the registry knows.
 std::vector<std::string> estimator_names();
 

@@ -21,6 +21,15 @@
 // between candidate splits may be broken differently from scikit-learn, whose column order is random anyway.
 // Serialized binary models carry their own magic, so a model is never restored under the other task.
 //
+// Missing cells (NaN in X): scikit-learn >= 1.4's rule for its forests (scikit-learn User Guide, "Decision Trees",
+// "Missing Values Support"; sklearn/tree/_splitter.pyx, node_split_best). At a node where the split
+// column has missing cells, two searches: the missing rows go right with each cut of the values, including "every
+// value left, the missing right" (threshold +∞), then left with each cut between two values; the better gain wins
+// (the first search on ties) and is stored as the node's default direction. A node whose split column had no
+// missing cells sends a missing cell at prediction to the child with more (distinct) rows, the left one only when
+// it has strictly more. A fit whose X has no missing cell at all keeps NaN → right everywhere, so complete data
+// grows the very trees (and bytes) it always did; the search itself is in detail/forest_builder.hpp.
+//
 // Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit, or once per data batch
 // when the caller passes prepare()'s sort (forest_presort.hpp: a fit then walks its columns' batch order); a tree
 // keeps, for each column, the rows of its bootstrap sample in sorted order and, after each split, stably partitions
@@ -62,6 +71,7 @@
 #include "core/share.hpp"
 #include "estimators/detail/forest_builder.hpp"
 #include "estimators/estimator.hpp"
+#include "estimators/missing.hpp"
 #include "estimators/tree_ensemble.hpp"
 
 namespace bfs {
@@ -130,9 +140,10 @@ class RandomForest final : public Estimator {
   std::string_view name() const override { return kName; }
 
   std::unique_ptr<Model> fit(const Matrix& X, const Vector& y, const FitOptions& options) const override {
-    validate_fit_input(X, y, kName, /*allow_nan_x=*/false);
+    validate_fit_input(X, y, kName, /*allow_nan_x=*/true);
     if (task_ == Task::Binary) validate_binary_target(y, kName);
     const Index n = X.rows(), p = X.cols();
+    const std::vector<std::uint8_t> missing = missing_columns(X);
     if (n > INT32_MAX / 2 || p > INT32_MAX / 2) throw InputError(detail::concat(kName, ": data too large"));
     const int threads = std::max(1, options.threads);
     const int m =
@@ -144,8 +155,8 @@ class RandomForest final : public Estimator {
     const auto [first, last] =
         group ? contiguous_share(static_cast<std::size_t>(params_.n_estimators), group->rank(), group->size())
               : std::pair<std::size_t, std::size_t>{0, params_.n_estimators};
-    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, options, m, threads, first, last)
-                                                : grow<std::int32_t>(X, y, options, m, threads, first, last);
+    auto [ensemble, decrease] = n <= UINT16_MAX ? grow<std::uint16_t>(X, y, missing, options, m, threads, first, last)
+                                                : grow<std::int32_t>(X, y, missing, options, m, threads, first, last);
     if (group) exchange_trees(*group, ensemble, decrease);
     return std::make_unique<RandomForestModel>(std::move(ensemble), p, threads, task_,
                                                mean_decrease_in_impurity(decrease, p));
@@ -178,6 +189,7 @@ class RandomForest final : public Estimator {
   /// the others stay empty until exchange_trees fills them).
   template <class Idx>
   std::pair<TreeEnsemble, std::vector<std::vector<double>>> grow(const Matrix& X, const Vector& y,
+                                                                 const std::vector<std::uint8_t>& missing,
                                                                  const FitOptions& options, int m, int threads,
                                                                  std::size_t first, std::size_t last) const {
     const std::uint64_t seed = options.seed;
@@ -198,7 +210,7 @@ class RandomForest final : public Estimator {
     {
       std::unique_ptr<forest::TreeBuilder<Idx>> builder;
       try {
-        builder = std::make_unique<forest::TreeBuilder<Idx>>(params_, presorted, X, y, m);
+        builder = std::make_unique<forest::TreeBuilder<Idx>>(params_, presorted, X, y, m, missing);
       } catch (...) {
         keep_error();
       }

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "estimators/missing.hpp"
 #include "importance/fast_paths.hpp"
 #include "importance/metrics.hpp"
 
@@ -67,6 +68,18 @@ ImportanceResult permutation_importance(const ImportanceRequest& request) {
   BFS_CHECK(request.groups.size() == request.stream_ids.size());
   BFS_CHECK(request.repeats >= 1);
   const Matrix& X = *request.X_test;
+  // A model behind a fitted imputation (estimators/missing.hpp): its inner model's paths run on the filled test rows.
+  // A column's missing cells all take its one fill value wherever a permutation moves them, so filling commutes with
+  // permuting: every path gives the numbers the general path gives on the raw rows through the imputing model.
+  if (const Imputation* imputation = request.model->imputation();
+      imputation != nullptr && request.path == ImportancePath::Auto) {
+    ImportanceRequest inner = request;
+    inner.model = imputation->model;
+    if (!has_missing(X)) return permutation_importance(inner);
+    const Matrix filled = impute(X, imputation->fill);
+    inner.X_test = &filled;
+    return permutation_importance(inner);
+  }
   const Vector y_hat = request.model->predict(X);  // the baseline, once per arm, shared by every path
   if (request.path == ImportancePath::Auto) {
     if (auto fast = fast_permutation_importance(request, y_hat)) return std::move(*fast);

@@ -22,103 +22,41 @@
 // (forest_simd.hpp): a row set is a 256-bit map and eight entries are filtered per step, branch-free. The entries
 // then hold row·16, the byte offset of the row's RowStat, which spares the scan a shift per lane (row_of() gives the
 // row back). With max_features = 1 a node draws one number, not a permutation (select_columns says why).
+//
+// Missing cells (NaN; random_forest.cpp states the rule) sort after every value and share the column's last rank
+// (forest_presort.hpp), so in every node's segment they are the last entries and the partitions, being stable,
+// keep them there. The scan above then already is scikit-learn's first search (missing rows right, the last cut
+// being "every value left, the missing right"); scan_missing_left adds the second (missing rows left) right after
+// each column's own candidates, so the first strictly best split is the one scikit-learn's order of searches
+// takes. A fit whose X has a missing cell runs the portable paths (SSE2 lanes, whose replay its second search
+// interleaves with, and the scalar filters), not the AVX2 kernels; one without runs exactly the code it always ran.
 #include <algorithm>
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <vector>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "config/schema.hpp"
 #include "core/rng.hpp"
 #include "core/types.hpp"
 #include "estimators/detail/forest_presort.hpp"
+#include "estimators/detail/forest_scan.hpp"
 #include "estimators/detail/forest_simd.hpp"
 #include "estimators/estimator.hpp"
 
 namespace bfs::detail::forest {
 
-/// One column, scalar: the reference scan. proxy = num / den is compared as num > best·den to keep divisions off
-/// the hot loop; it is computed at every position and the cut (next value larger) tested with it, because
-/// branching on the cut alone mispredicted about once per cut.
-template <class Idx>
-void scan_column(const Entry<Idx>* col, std::int32_t feature, const ScanRange& r, const RowStat* stat, Split& best,
-                 int row_shift) {
-  double w_left = 0.0, wy_left = 0.0;
-  for (std::int32_t i = r.begin; i < r.first; ++i) {
-    w_left += stat[col[i].row >> row_shift].w;
-    wy_left += stat[col[i].row >> row_shift].wy;
-  }
-  for (std::int32_t i = r.first; i <= r.last; ++i) {
-    const RowStat s = stat[col[i].row >> row_shift];
-    w_left += s.w;
-    wy_left += s.wy;
-    const double w_right = r.w_sum - w_left, wy_right = r.wy_sum - wy_left;
-    const double num = wy_left * wy_left * w_right + wy_right * wy_right * w_left;
-    const double den = w_left * w_right;
-    const bool cut = col[i].rank < col[i + 1].rank;
-    if (cut & (num > best.proxy * den)) [[unlikely]]
-      best = {feature, i, num / den};
-  }
-}
-
-/// Two doubles side by side (one SSE2 register, the x86-64 baseline); the lanes scan runs two pairs.
-using Pair = double __attribute__((vector_size(16)));
-using PairMask = std::int64_t __attribute__((vector_size(16)));
-
-/// Bit l set when lane l of the comparison holds (movmskpd: one instruction instead of two extractions).
-inline int lane_bits(PairMask mask) {
-#if defined(__SSE2__)
-  return _mm_movemask_pd(reinterpret_cast<__m128d>(mask));
-#else
-  return static_cast<int>((mask[0] & 1) | (mask[1] & 2));
-#endif
-}
-
-/// kLanes columns side by side, each lane the scalar scan's arithmetic on its column; every cut position whose
-/// candidate beats `threshold` (the best before these columns) is appended to its lane's list
-/// (events[l·stride + counts[l]]).
-template <class Idx>
-[[gnu::always_inline]] inline void scan_lanes(const Entry<Idx>* const* cols, const ScanRange& r, const RowStat* stat,
-                                              double threshold, Candidate* events, std::int32_t stride,
-                                              std::int32_t* counts) {
-  const Entry<Idx>*c0 = cols[0], *c1 = cols[1], *c2 = cols[2], *c3 = cols[3];
-  Pair w_a{}, wy_a{}, w_b{}, wy_b{};  // running left sums: lanes 0, 1 (a) and 2, 3 (b)
-  const auto add = [&](std::int32_t i) {
-    const RowStat s0 = stat[c0[i].row], s1 = stat[c1[i].row], s2 = stat[c2[i].row], s3 = stat[c3[i].row];
-    w_a += Pair{s0.w, s1.w};
-    wy_a += Pair{s0.wy, s1.wy};
-    w_b += Pair{s2.w, s3.w};
-    wy_b += Pair{s2.wy, s3.wy};
-  };
-  for (std::int32_t i = r.begin; i < r.first; ++i) add(i);
-  for (std::int32_t i = r.first; i <= r.last; ++i) {
-    add(i);
-    const Pair w_ra = r.w_sum - w_a, wy_ra = r.wy_sum - wy_a, w_rb = r.w_sum - w_b, wy_rb = r.wy_sum - wy_b;
-    const Pair num_a = wy_a * wy_a * w_ra + wy_ra * wy_ra * w_a, den_a = w_a * w_ra;
-    const Pair num_b = wy_b * wy_b * w_rb + wy_rb * wy_rb * w_b, den_b = w_b * w_rb;
-    const int hit = lane_bits(num_a > threshold * den_a) | lane_bits(num_b > threshold * den_b) << 2;
-    if (hit != 0) [[unlikely]] {
-      const double num[kLanes] = {num_a[0], num_a[1], num_b[0], num_b[1]};
-      const double den[kLanes] = {den_a[0], den_a[1], den_b[0], den_b[1]};
-      for (int l = 0; l < kLanes; ++l) {
-        if ((hit >> l & 1) && cols[l][i].rank < cols[l][i + 1].rank)
-          events[l * stride + counts[l]++] = {i, num[l], den[l]};
-      }
-    }
-  }
-}
-
 /// Grows trees; one builder per thread, its buffers reused from tree to tree.
 template <class Idx>
 class TreeBuilder {
  public:
+  /// missing: per column of X, 1 when it has a missing cell (empty: X has none).
   TreeBuilder(const RandomForestParams& params, const std::vector<Entry<Idx>>& presorted, const Matrix& X,
-              const Vector& y, int features_per_split)
+              const Vector& y, int features_per_split, const std::vector<std::uint8_t>& missing)
       : params_(params),
         presorted_(presorted),
         X_(X),
@@ -136,12 +74,18 @@ class TreeBuilder {
         moved_(p_),
         features_(2 * static_cast<std::size_t>(p_)),
         selected_(p_),
-        events_(static_cast<std::size_t>(kLanes) * n_) {
+        events_(static_cast<std::size_t>(kLanes) * n_),
+        missing_(missing),
+        missing_rank_(missing.size()) {
 #if defined(BFS_FOREST_AVX2)
-    vector_scan_ = has_avx2();
+    // Missing cells: the portable scan, whose lanes read unscaled rows, so the portable filters too.
+    vector_scan_ = has_avx2() && missing_.empty();
     if constexpr (std::is_same_v<Idx, std::uint16_t>) vector_filters_ = n_ <= 256 && vector_scan_;
     row_shift_ = vector_filters_ ? kRowScale : 0;
 #endif
+    // A column's missing cells hold its last rank (its last sorted entry is one of them).
+    for (std::size_t c = 0; c < missing_.size(); ++c)
+      if (missing_[c]) missing_rank_[c] = presorted_[c * static_cast<std::size_t>(n_) + (n_ - 1)].rank;
   }
 
   /// Grows tree `tree_index`; `decrease` (p entries) receives each column's total impurity decrease in it.
@@ -175,6 +119,13 @@ class TreeBuilder {
   // inliner's budget for this function says.
   [[gnu::flatten]] std::int32_t select_columns(std::int32_t begin, std::int32_t end, Rng& rng);
   Split find_split(const Task& task, Rng& rng);
+  /// The missing cells of column c in the node's segment [begin, end): how many (they are its last entries).
+  std::int32_t missing_in(std::int32_t c, std::int32_t begin, std::int32_t end);
+  /// scikit-learn's second search on column c: the node's missing rows left with each prefix of its values.
+  void scan_missing_left(std::int32_t c, const Task& task, Split& best);
+  /// The node's split in the tree: threshold, the missing cells' side, and the split column's segment reordered so
+  /// its first `mid − begin` entries are the left child's. Returns mid.
+  std::int32_t place_split(FlatTree& tree, const Task& task, const Split& split);
   void mark_left(const Entry<Idx>* split_column, std::int32_t begin, std::int32_t mid, std::int32_t end);
   void partition_all(std::int32_t skip, std::int32_t begin, std::int32_t mid, std::int32_t end, bool left_leaf,
                      bool right_leaf);
@@ -203,6 +154,8 @@ class TreeBuilder {
   bool vector_filters_ = false;  // rows below 256 and AVX2: RowBits and the vector filters (forest_simd.hpp)
   int row_shift_ = 0;            // kRowScale with vector_filters_: the entries hold row·16 (row_of undoes it)
   RowBits row_bits_;             // the bootstrap sample, then a split's left rows (vector_filters_)
+  const std::vector<std::uint8_t>& missing_;  // per column: X has a missing cell in it (empty: none anywhere)
+  std::vector<Idx> missing_rank_;             // per column with missing cells: their rank
 };
 
 /// Draws the tree's bootstrap counts and keeps, per column, the sampled rows in sorted order.
@@ -298,17 +251,12 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
     if (split.feature < 0) continue;  // every column constant in this node
 
     const Entry<Idx>* best = column(split.feature);
-    const float a = X_(row_of(best[split.pos]), split.feature), b = X_(row_of(best[split.pos + 1]), split.feature);
-    float threshold = static_cast<float>(0.5 * (static_cast<double>(a) + static_cast<double>(b)));
-    if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
-
     decrease[static_cast<std::size_t>(split.feature)] += split.proxy - task.wy_sum * task.wy_sum / task.w_sum;
-    const std::int32_t mid = split.pos + 1;
+    const std::int32_t mid = place_split(tree, task, split);
     const NodeStats ls = node_stats(split.feature, task.begin, mid, task.depth + 1);
     const NodeStats rs = node_stats(split.feature, mid, task.end, task.depth + 1);
     const std::int32_t left = add_node(ls.wy_sum / ls.w_sum), right = add_node(rs.wy_sum / rs.w_sum);
     tree.feature[task.node] = split.feature;
-    tree.threshold[task.node] = threshold;
     tree.left[task.node] = left;
     tree.right[task.node] = right;
     if (ls.leaf && rs.leaf) continue;
@@ -318,6 +266,66 @@ FlatTree TreeBuilder<Idx>::build(std::uint64_t seed, int tree_index, std::vector
     if (!ls.leaf) stack_.push_back({left, task.begin, mid, task.depth + 1, ls.w_sum, ls.wy_sum});
   }
   return tree;
+}
+
+template <class Idx>
+std::int32_t TreeBuilder<Idx>::missing_in(std::int32_t c, std::int32_t begin, std::int32_t end) {
+  if (missing_.empty() || !missing_[static_cast<std::size_t>(c)]) return 0;
+  const Entry<Idx>* col = column(c);
+  const Idx rank = missing_rank_[static_cast<std::size_t>(c)];
+  std::int32_t i = end;
+  while (i > begin && col[i - 1].rank == rank) --i;
+  return end - i;
+}
+
+template <class Idx>
+void TreeBuilder<Idx>::scan_missing_left(std::int32_t c, const Task& task, Split& best) {
+  const std::int32_t missing = missing_in(c, task.begin, task.end);
+  if (missing == 0) return;
+  const Entry<Idx>* col = column(c);
+  const std::int32_t values_end = task.end - missing, min_leaf = params_.min_samples_leaf;
+  double w_left = 0.0, wy_left = 0.0;
+  for (std::int32_t i = values_end; i < task.end; ++i) {
+    w_left += stat_[row_of(col[i])].w;
+    wy_left += stat_[row_of(col[i])].wy;
+  }
+  // Cuts between two values only: "missing left, every value right" is the first search's last cut mirrored.
+  for (std::int32_t i = task.begin; i + 1 < values_end; ++i) {
+    w_left += stat_[row_of(col[i])].w;
+    wy_left += stat_[row_of(col[i])].wy;
+    if (values_end - 1 - i < min_leaf) break;  // the right side only shrinks from here
+    if (missing + (i - task.begin + 1) < min_leaf || col[i].rank == col[i + 1].rank) continue;
+    const double w_right = task.w_sum - w_left, wy_right = task.wy_sum - wy_left;
+    const double num = wy_left * wy_left * w_right + wy_right * wy_right * w_left;
+    const double den = w_left * w_right;
+    if (num > best.proxy * den) best = {c, i, num / den, true};
+  }
+}
+
+template <class Idx>
+std::int32_t TreeBuilder<Idx>::place_split(FlatTree& tree, const Task& task, const Split& split) {
+  Entry<Idx>* col = column(split.feature);
+  const float a = X_(row_of(col[split.pos]), split.feature), b = X_(row_of(col[split.pos + 1]), split.feature);
+  float threshold = static_cast<float>(0.5 * (static_cast<double>(a) + static_cast<double>(b)));
+  if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
+  std::int32_t mid = split.pos + 1;
+  std::uint8_t missing_left = 0;  // a fit without missing cells: NaN fails x <= t, as before missing cells existed
+  if (!missing_.empty()) {
+    const std::int32_t missing = missing_in(split.feature, task.begin, task.end);
+    if (split.missing_left) {
+      // The missing entries join the left values: a stable partition of the split column's segment.
+      std::rotate(col + mid, col + (task.end - missing), col + task.end);
+      mid += missing;
+      missing_left = 1;
+    } else if (std::isnan(b)) {
+      threshold = std::numeric_limits<float>::infinity();  // every value left, the missing cells right
+    } else if (missing == 0) {
+      missing_left = mid - task.begin > task.end - mid ? 1 : 0;  // none seen here: the child with more rows
+    }
+  }
+  tree.threshold[task.node] = threshold;
+  tree.default_left[task.node] = missing_left;
+  return mid;
 }
 
 /// The node's columns to scan (scan_order_, count of them).
@@ -369,7 +377,12 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
   std::int32_t k = 0;
   // The first column alone: the lanes' threshold is then a real split's value, so few positions are kept.
   const std::int32_t* order = scan_order_;
-  if (k < count) scan_column(column(order[k]), order[k], range, stat, best, row_shift_), ++k;
+  const bool missing = !missing_.empty();
+  if (k < count) {
+    scan_column(column(order[k]), order[k], range, stat, best, row_shift_);
+    if (missing) scan_missing_left(order[k], task, best);
+    ++k;
+  }
 #if defined(BFS_FOREST_AVX2)
   // A short last block of two or three columns is cheaper in the lanes than one by one.
   if (vector_scan_) {
@@ -395,9 +408,13 @@ Split TreeBuilder<Idx>::find_split(const Task& task, Rng& rng) {
         const Candidate& c = events_[static_cast<std::size_t>(l) * n_ + e];
         offer(best, order[k + l], c.pos, c.num, c.den);
       }
+      if (missing) scan_missing_left(order[k + l], task, best);
     }
   }
-  for (; k < count; ++k) scan_column(column(order[k]), order[k], range, stat, best, row_shift_);
+  for (; k < count; ++k) {
+    scan_column(column(order[k]), order[k], range, stat, best, row_shift_);
+    if (missing) scan_missing_left(order[k], task, best);
+  }
   return best;
 }
 

@@ -7,6 +7,7 @@
 //   columns in that order, keeping its rows. The sort is ~3% of a fit at friedman1 scale (n = 300, p ≈ 120).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,8 +22,10 @@
 namespace bfs::detail::forest {
 
 /// The float's bits mapped to an unsigned integer in the order of the floats, −0 first made +0 (it compares equal
-/// to +0, so the two share a rank). NaN is rejected before a fit reads any order.
+/// to +0, so the two share a rank). Every NaN (a missing cell) maps to the largest key: missing cells sort after
+/// every value and share the column's last rank, which is how the builder finds them (forest_builder.hpp).
 inline std::uint32_t ordered_bits(float v) {
+  if (std::isnan(v)) return 0xFFFFFFFFu;  // above +∞'s key; a NaN's own bits could sort it first (−NaN)
   const auto bits = std::bit_cast<std::uint32_t>(v == 0.0f ? 0.0f : v);
   return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
 }

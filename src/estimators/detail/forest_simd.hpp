@@ -51,11 +51,13 @@ struct Split {
   std::int32_t feature = -1;
   std::int32_t pos = -1;  ///< last position (in the feature's sorted segment) that goes left
   double proxy = -1.0;    ///< S_L²/W_L + S_R²/W_R: maximising it minimises the children's squared error
+  /// The node's missing cells in this column go left too (they sit at the segment's end; forest_builder.hpp).
+  bool missing_left = false;
 };
 
 /// The sequential rule at one candidate: take it when num > best·den (the comparison the scalar scan makes).
 inline void offer(Split& best, std::int32_t feature, std::int32_t pos, double num, double den) {
-  if (num > best.proxy * den) best = {feature, pos, num / den};
+  if (num > best.proxy * den) best = {feature, pos, num / den, false};
 }
 
 /// A set of rows below 256, bit r of byte r / 8 for row r.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -39,9 +40,23 @@ void prepare_leaf(G& grower, Leaf& leaf) {
   }
 }
 
+/// Per column of the binned rows, 1 when one of them is missing; empty when none is (no column has a missing bin).
+std::vector<std::uint8_t> missing_seen(const BinnedColumns& binned) {
+  std::vector<std::uint8_t> seen(static_cast<std::size_t>(binned.cols()), 0);
+  bool any = false;
+  for (Index c = 0; c < binned.cols(); ++c) {
+    const void* found = std::memchr(binned.column(c), binned.nan_code(c), static_cast<std::size_t>(binned.rows));
+    seen[static_cast<std::size_t>(c)] = found != nullptr ? 1 : 0;
+    any = any || found != nullptr;
+  }
+  if (!any) seen.clear();
+  return seen;
+}
+
 /// Turns leaf into an internal node of tree and returns its two children, histograms and splits prepared.
+/// missing: missing_seen() of the training rows.
 template <class G>
-std::pair<Leaf, Leaf> split_leaf(G& grower, FlatTree& tree, Leaf& leaf) {
+std::pair<Leaf, Leaf> split_leaf(G& grower, FlatTree& tree, Leaf& leaf, const std::vector<std::uint8_t>& missing) {
   const SplitChoice& s = leaf.split;
   const auto node = static_cast<std::size_t>(leaf.node);
   const auto& edges = grower.binned().edges[static_cast<std::size_t>(s.feature)];
@@ -58,6 +73,10 @@ std::pair<Leaf, Leaf> split_leaf(G& grower, FlatTree& tree, Leaf& leaf) {
   const std::uint32_t mid = grower.partition(leaf);
   left.sums = grower.left_sums(leaf, mid);
   right.sums = Sums{leaf.sums.g - left.sums.g, leaf.sums.h - left.sums.h, leaf.sums.n - left.sums.n};
+  // A column without a missing training row: missing cells at prediction go to the child with more training rows
+  // (scikit-learn's TreeGrower.split_next). Training data without any missing cell keep "right", as they always did.
+  if (!missing.empty() && missing[static_cast<std::size_t>(s.feature)] == 0)
+    tree.default_left[node] = left.sums.n > right.sums.n ? 1 : 0;
   left.begin = leaf.begin;
   left.end = right.begin = mid;
   right.end = leaf.end;
@@ -92,7 +111,7 @@ int next_leaf(const std::vector<Leaf>& leaves) {
 
 template <class G>
 FlatTree grow_with(G& grower, const QuantizedGradients& grad, std::span<const int> allowed, const GrowLimits& limits,
-                   std::span<double> margin) {
+                   const std::vector<std::uint8_t>& missing, std::span<double> margin) {
   BFS_CHECK(static_cast<Index>(grad.g.size()) == grower.binned().rows, "hgb: gradients and rows differ");
   grower.start(grad, allowed);
   FlatTree tree;
@@ -107,7 +126,7 @@ FlatTree grow_with(G& grower, const QuantizedGradients& grad, std::span<const in
   while (static_cast<int>(leaves.size()) < limits.max_leaves) {
     const int next = next_leaf(leaves);
     if (next < 0) break;
-    auto [left, right] = split_leaf(grower, tree, leaves[static_cast<std::size_t>(next)]);
+    auto [left, right] = split_leaf(grower, tree, leaves[static_cast<std::size_t>(next)], missing);
     leaves[static_cast<std::size_t>(next)] = left;
     leaves.push_back(right);
   }
@@ -147,8 +166,12 @@ QuantizedGradients quantize(std::span<const double> g, std::span<const double> h
 
 struct TreeBuilder::State {
   State(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group, HgbGroupSplit split)
-      : limits(limits), unit(binned, limits, threads, group, split), full(binned, limits, threads, group, split) {}
+      : limits(limits),
+        missing(missing_seen(binned)),
+        unit(binned, limits, threads, group, split),
+        full(binned, limits, threads, group, split) {}
   GrowLimits limits;
+  std::vector<std::uint8_t> missing;  ///< missing_seen() of the training rows
   Grower<UnitEntry> unit;
   Grower<FullEntry> full;
 };
@@ -159,8 +182,8 @@ TreeBuilder::TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, 
 TreeBuilder::~TreeBuilder() = default;
 
 FlatTree TreeBuilder::grow(const QuantizedGradients& grad, std::span<const int> allowed, std::span<double> margin) {
-  if (grad.h.empty()) return grow_with(state_->unit, grad, allowed, state_->limits, margin);
-  return grow_with(state_->full, grad, allowed, state_->limits, margin);
+  if (grad.h.empty()) return grow_with(state_->unit, grad, allowed, state_->limits, state_->missing, margin);
+  return grow_with(state_->full, grad, allowed, state_->limits, state_->missing, margin);
 }
 
 SplitChoice best_split_of_rows(const BinnedColumns& binned, const QuantizedGradients& grad,

@@ -14,6 +14,14 @@
 // split on NaN (threshold +∞). Each child needs min_samples_leaf rows and a hessian sum >= min_child_weight. The
 // largest gain wins, the first in (feature, NaN right before left, bin) order on ties; a node splits only on a gain
 // > 0. A leaf's value is −learning_rate · G/(H + λ).
+//
+// Missing cells are LightGBM's missing bin with a learned direction (Ke et al. 2017; LightGBM docs, "Advanced
+// Topics", "Missing Value Handle"), with scikit-learn's rule for a column that had none in training
+// (HistGradientBoostingRegressor's docstring; grower.py, TreeGrower.split_next): its splits send a missing cell
+// to the child with more training rows (left only when strictly more). A node without missing rows in a column
+// that has some elsewhere sends them right (NaN right is scanned first and wins ties, as scikit-learn's
+// left-to-right scan does). Training rows without any missing cell keep "right" everywhere, so complete data gives
+// the trees it always did.
 #include <cstdint>
 #include <memory>
 #include <span>

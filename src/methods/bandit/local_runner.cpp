@@ -26,7 +26,7 @@ class LocalEvaluator final : public RoundEvaluator {
         context_(context),
         description_(source.describe()),  // the prefetch thread owns the source from now on
         periods_(bandit_config(job).mode == Mode::Online ? source.num_periods() : 1),
-        estimator_(make_estimator(job.estimator, job.data.task)),
+        estimator_(make_estimator(job.estimator, job.data.task, job.data.missing)),
         settings_(make_evaluation_settings(job, source.feature_names(), context.threads)),
         prefetcher_(source, estimator_.get(), context.threads) {}
 

@@ -106,7 +106,7 @@ class Worker {
         source_(make_bandit_source(job, context.seed)),
         description_(source_->describe()),  // the prefetch thread owns the source from now on
         periods_(bandit_config(job).mode == Mode::Online ? source_->num_periods() : 1),
-        estimator_(make_estimator(job.estimator, job.data.task)),
+        estimator_(make_estimator(job.estimator, job.data.task, job.data.missing)),
         settings_(make_evaluation_settings(job, source_->feature_names(), context.threads)),
         prefetcher_(*source_, leader() || fit_together() ? estimator_.get() : nullptr,  // who fits prepares
                     context.threads) {}

@@ -1,7 +1,8 @@
 // The exact fast paths of permutation importance (fast_paths.hpp) against the general path forced with
 // ImportancePath::Generic, under the same permutations: random forests, XGBoost gbm (depthwise and lossguide, NaN
 // entries), hand-built random trees (both comparison rules, NaN default directions), lasso, MLP; singleton and
-// grouped columns; unused columns exactly 0; the same numbers for 1 and 2 threads.
+// grouped columns; unused columns exactly 0; the same numbers for 1 and 2 threads; with missing cells, the random
+// forest's learned directions and models behind a fitted imputation (estimators/missing.hpp).
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <limits>
@@ -258,6 +259,57 @@ BOOST_AUTO_TEST_CASE(hgb_with_missing_values_matches_the_general_path_bit_for_bi
   const auto model = make_hgb(params)->fit(d.X_train, d.y_train, FitOptions{9, 1, {}, nullptr});
   check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
   check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
+}
+
+BOOST_AUTO_TEST_CASE(random_forest_with_missing_values_matches_the_general_path_bit_for_bit) {
+  // Missing rows sent left or right as each split learned, and nodes that saw none: a permuted column carries its
+  // NaN cells to other rows, and the fast path must follow them exactly as predict does.
+  const Index p = 12;
+  auto d = make_data(300, 100, p, 5);
+  punch_holes(d.X_train, 0.1, 6);
+  punch_holes(d.X_test, 0.15, 7);
+  RandomForestParams params;
+  params.n_estimators = 30;
+  params.max_depth = 8;
+  const auto model = make_random_forest(params)->fit(d.X_train, d.y_train, FitOptions{7, 1, {}, nullptr});
+  int missing_left = 0;
+  for (const FlatTree& tree : model->trees()->trees)
+    for (std::size_t k = 0; k < tree.feature.size(); ++k) missing_left += tree.feature[k] >= 0 && tree.default_left[k];
+  BOOST_TEST(missing_left > 0);
+  check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), ImportanceMethod::Trees, true);
+  check_against_generic(*model, d.X_test, d.y_test, grouped(p), ImportanceMethod::Trees, true);
+}
+
+BOOST_AUTO_TEST_CASE(imputing_models_match_the_general_path_on_the_raw_rows) {
+  // Behind a fitted imputation the fast paths run on the filled test rows; the general path permutes the raw rows
+  // (NaN cells included) and predicts through the imputation. Trees agree bit for bit; the linear and MLP paths to
+  // their usual rounding.
+  const Index p = 10;
+  auto d = make_data(300, 90, p, 8);
+  punch_holes(d.X_train, 0.1, 9);
+  punch_holes(d.X_test, 0.15, 10);
+  EstimatorConfig config;
+  config.lasso.lambda = 0.05;
+  config.mlp.hidden = {12};
+  config.mlp.max_epochs = 20;
+  config.random_forest.n_estimators = 20;
+  struct Case {
+    EstimatorName name;
+    ImportanceMethod method;
+    bool exact;
+  };
+  for (const Case c : {Case{EstimatorName::Lasso, ImportanceMethod::Linear, false},
+                       Case{EstimatorName::Mlp, ImportanceMethod::Mlp, false},
+                       Case{EstimatorName::RandomForest, ImportanceMethod::Trees, true}}) {
+    config.name = c.name;
+    const auto model = make_estimator(config, Task::Regression, MissingRule::Impute)
+                           ->fit(d.X_train, d.y_train, FitOptions{3, 1, {}, nullptr});
+    BOOST_REQUIRE(model->imputation() != nullptr);
+    BOOST_TEST_CONTEXT("estimator " << static_cast<int>(c.name)) {
+      check_against_generic(*model, d.X_test, d.y_test, singleton_groups(p), c.method, c.exact);
+      check_against_generic(*model, d.X_test, d.y_test, grouped(p), c.method, c.exact);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(random_trees_with_ties_and_nan_match_for_both_comparison_rules) {
