@@ -183,9 +183,10 @@ BOOST_AUTO_TEST_CASE(missing_counts_reach_summary_csv_run_json_and_result_h5) {
   r.missing = {3, 0};
   r.rows_without_target = 2;
   write_summary_csv(r, tmp / "summary.csv");
-  BOOST_TEST(slurp(tmp / "summary.csv") == "feature,name,importance,selected,rank,missing\n"
-                                            "0,a,0.500000,0,2,3\n"
-                                            "1,g,0.900000,0,1,0\n");
+  BOOST_TEST(slurp(tmp / "summary.csv") ==
+             "feature,name,importance,selected,rank,missing\n"
+             "0,a,0.500000,0,2,3\n"
+             "1,g,0.900000,0,1,0\n");
   write_run_json(r, tmp / "run.json");
   const auto j = nlohmann::json::parse(slurp(tmp / "run.json"));
   BOOST_TEST(j["missing"].size() == 2);
