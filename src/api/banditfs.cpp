@@ -13,6 +13,7 @@
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
+#include "data/categorical.hpp"
 #include "methods/comm.hpp"
 #include "methods/executor.hpp"
 #include "methods/registry.hpp"
@@ -121,6 +122,7 @@ Data Data::from(const ArraysView& view) {
     data.truth.assign(view.truth->begin(), view.truth->end());
     data.has_truth = true;
   }
+  data.missing = count_missing(data.X);  // NaN in X is a missing cell, as in a file
   return from_dataset(std::move(data));
 }
 
@@ -184,6 +186,10 @@ std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOp
   }
   std::optional<MethodResult> result = method.run(method_run);
   if (result) result->version = version();
+  if (result && result->rows_without_target > 0 && options.log) {
+    options.log->info("{}: {} rows without a target (a missing cell in the target column) were dropped",
+                      config.data.path.empty() ? result->data_origin : config.data.path, result->rows_without_target);
+  }
   return result;
 }
 

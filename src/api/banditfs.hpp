@@ -58,7 +58,7 @@ class Job {
 
 /// In-memory (X, y) as the caller holds it: pointers and a shape. Nothing is owned; Data::from copies once.
 struct ArraysView {
-  const float* X = nullptr;  ///< rows × cols, row-major (C order): X[i * cols + j] is row i, feature j
+  const float* X = nullptr;  ///< rows × cols, row-major (C order): X[i * cols + j] is row i, feature j; NaN = missing
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   const double* y = nullptr;               ///< rows values (a binary task: two classes, mapped as a file's are)
@@ -85,9 +85,10 @@ struct LogView {
 };
 
 /// Data attached in memory: validated when made, by the rules and with the messages of the file readers (shape, empty
-/// or duplicate names, NaN/Inf in X or y naming the row and column, unsorted periods, truth out of range); a binary
-/// task's labels are checked when a run opens it, as a file's are. Immutable and shared: copies are cheap, one Data
-/// serves any number of runs, and no run copies X except the period it loads (as a file's reader does).
+/// or duplicate names, ±Inf in X (NaN is a missing cell, counted) or NaN/Inf in y naming the row and column, unsorted
+/// periods, truth out of range); a binary task's labels are checked when a run opens it, as a file's are. Immutable and
+/// shared: copies are cheap, one Data serves any number of runs, and no run copies X except the period it loads (as a
+/// file's reader does).
 class Data {
  public:
   /// Copies the arrays once (the caller may free them afterwards). InputError naming `view.origin`.

@@ -71,15 +71,15 @@ struct DataConfig {
   std::vector<std::string> features;  ///< optional CSV feature subset (empty = all but target)
   std::vector<std::string> exclude;   ///< CSV columns that are not features (a date, an id)
   /// CSV cells that mean "missing": pandas' default NA tokens (read_csv's na_values), the empty cell included.
-  std::vector<std::string> na_values = {"",     "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
+  std::vector<std::string> na_values = {"",     "#N/A",   "#N/A N/A", "#NA",  "-1.#IND", "-1.#QNAN", "-NaN",
                                         "-nan", "1.#IND", "1.#QNAN",  "<NA>", "N/A",     "NA",       "NULL",
-                                        "NaN",  "None", "n/a",    "nan",      "null"};
+                                        "NaN",  "None",   "n/a",      "nan",  "null"};
   MissingRule missing = MissingRule::Native;
   /// Categorical features: levels seen in fewer rows pool into one level "other".
   std::int64_t min_level_count = 10;
   /// Categorical features: more levels than this (after pooling) is an error naming the column.
   std::int64_t max_levels = 64;
-  Dgp dgp = Dgp::Friedman1;           ///< simulate only
+  Dgp dgp = Dgp::Friedman1;  ///< simulate only
   std::int64_t n = 300;
   std::int64_t p = 1000;
   double rho = 0.0;                 ///< simulate: [FIRST]'s copula correlation, Σ_jk = ρ^|j−k|, in [0, 1)
@@ -87,8 +87,9 @@ struct DataConfig {
   int periods = 1;                  ///< simulate: number of fresh batches (online mode)
   std::int64_t noise_features = 0;  ///< N(0,1) columns appended on the fly
   Task task = Task::Regression;     ///< regression | binary (labels validated by data/labels.hpp)
-  /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}.
-  std::optional<double> positive_label;
+  /// binary: the label that becomes 1 when y's two values are neither {0,1} nor {−1,1}: a number, or a text for a
+  /// target column of text labels.
+  std::optional<ClassLabel> positive_label;
   /// Model-X knockoff columns appended on the fly, between the data's columns and the noise columns.
   Knockoffs knockoffs = Knockoffs::None;
   /// Online: cut a data set without periods into batches of this many rows, in row order (0 = off).

@@ -3,8 +3,10 @@
 // that scores a fit. Both are decided once, at the config boundary (data.task, reward.metric), and everything below
 // follows them: estimators fit in regression or classification mode, importance measures the drop in the metric.
 #include <array>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include "core/enum_names.hpp"
 
@@ -12,6 +14,10 @@ namespace bfs {
 
 /// data.task. Binary targets hold 0/1 after label validation (data/labels.hpp); a binary model predicts P(y = 1).
 enum class Task { Regression, Binary };
+
+/// data.positive_label: the value of a binary y that is class 1, a number (a numeric target column) or a text (a
+/// target column of labels such as "up"/"down"; data/labels.hpp).
+using ClassLabel = std::variant<double, std::string>;
 
 /// reward.metric: R² (regression), AUC, log-loss, accuracy (binary). Higher is better for all but log-loss.
 enum class Metric { R2, Auc, LogLoss, Accuracy };

@@ -21,6 +21,7 @@ Dataset take_rows(const Dataset& data, const std::vector<Index>& rows) {
     out.y[static_cast<Index>(i)] = data.y[rows[i]];
   }
   out.feature_names = data.feature_names;
+  out.layout = data.layout;
   out.truth = data.truth;
   out.has_truth = data.has_truth;
   out.origin = data.origin;
@@ -38,13 +39,16 @@ Dataset load_all(DataSource& inner) {
     rows += parts.back().rows();
     all.period_offsets.push_back(rows);
   }
-  all.X.resize(rows, static_cast<Index>(inner.num_features()));
+  all.X.resize(rows, parts.empty() ? static_cast<Index>(inner.num_features()) : parts.front().cols());
   all.y.resize(rows);
   for (std::size_t k = 0; k < parts.size(); ++k) {
     all.X.middleRows(all.period_offsets[k], parts[k].rows()) = parts[k].X;
     all.y.segment(all.period_offsets[k], parts[k].rows()) = parts[k].y;
   }
   all.feature_names = inner.feature_names();
+  all.layout = inner.layout();
+  all.missing = inner.missing();
+  all.rows_without_target = inner.rows_without_target();
   all.truth = inner.truth();
   all.has_truth = inner.has_truth();
   all.origin = inner.describe();
@@ -55,7 +59,10 @@ Dataset load_all(DataSource& inner) {
 class InMemoryBatches : public DataSource {
  public:
   InMemoryBatches(std::unique_ptr<DataSource> inner, Dataset all) : inner_(std::move(inner)), all_(std::move(all)) {}
-  Index num_features() const override { return all_.cols(); }
+  Index num_features() const override { return all_.features(); }
+  FeatureLayout layout() const override { return all_.layout; }
+  std::vector<std::int64_t> missing() const override { return all_.missing; }
+  std::int64_t rows_without_target() const override { return all_.rows_without_target; }
   const std::vector<std::string>& feature_names() const override { return all_.feature_names; }
   const std::vector<FeatureId>& truth() const override { return all_.truth; }
   bool has_truth() const override { return all_.has_truth; }

@@ -18,9 +18,48 @@ const char* nonfinite_kind(double v) {
   return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf");
 }
 
+/// Column j of X by the name of its feature (and, for a categorical one, the level).
 std::string column_label(const Dataset& data, Index j) {
-  if (j < static_cast<Index>(data.feature_names.size())) return "'" + data.feature_names[j] + "'";
-  return std::to_string(j);
+  const FeatureLayout& layout = data.layout;
+  if (layout.one_column_each()) {
+    if (j < static_cast<Index>(data.feature_names.size())) return "'" + data.feature_names[j] + "'";
+    return std::to_string(j);
+  }
+  const auto after = std::upper_bound(layout.offsets.begin(), layout.offsets.end(), j);
+  const auto f = static_cast<std::size_t>(after - layout.offsets.begin()) - 1;
+  if (after == layout.offsets.end() || f >= data.feature_names.size()) return std::to_string(j);
+  std::string label = "'" + data.feature_names[f] + "'";
+  if (layout.is_categorical(static_cast<FeatureId>(f)))
+    label += " (level '" + layout.levels[f][static_cast<std::size_t>(j - layout.offsets[f])] + "')";
+  return label;
+}
+
+/// The layout against X: offsets from 0 up to the columns in steps of at least 1, a level list per feature whose
+/// size is the feature's width when it is categorical.
+void check_layout(const Dataset& data) {
+  const FeatureLayout& layout = data.layout;
+  const std::string& o = data.origin;
+  if (layout.one_column_each()) {
+    if (!layout.levels.empty()) throw InputError(detail::concat(o, ": level names without column offsets"));
+    return;
+  }
+  const auto& off = layout.offsets;
+  if (off.size() < 2 || off.front() != 0 || off.back() != data.cols()) {
+    throw InputError(
+        detail::concat(o, ": the feature layout's offsets must run from 0 to the ", data.cols(), " columns of X"));
+  }
+  for (std::size_t f = 1; f < off.size(); ++f)
+    if (off[f] <= off[f - 1])
+      throw InputError(detail::concat(o, ": the feature layout's offsets do not ascend at ", f));
+  if (layout.levels.size() != off.size() - 1)
+    throw InputError(detail::concat(o, ": ", layout.levels.size(), " level lists for ", off.size() - 1, " features"));
+  for (std::size_t f = 0; f + 1 < off.size(); ++f) {
+    const auto width = static_cast<std::size_t>(off[f + 1] - off[f]);
+    if (layout.levels[f].empty() ? width != 1 : layout.levels[f].size() != width) {
+      throw InputError(
+          detail::concat(o, ": feature ", f, " has ", width, " columns but ", layout.levels[f].size(), " level names"));
+    }
+  }
 }
 
 }  // namespace
@@ -30,7 +69,8 @@ void check_finite(const Dataset& data, Index first_row) {
   for (Index i = 0; i < n; ++i) {
     const float* row = data.X.data() + i * p;  // row-major: one observation is contiguous
     for (Index j = 0; j < p; ++j) {
-      if (!std::isfinite(row[j])) {
+      // NaN is a missing cell (feature_layout.hpp); ±Inf is no value any estimator can split or average.
+      if (std::isinf(row[j])) {
         throw InputError(detail::concat(data.origin, ": X has ", nonfinite_kind(row[j]), " at row ", first_row + i,
                                         ", column ", column_label(data, j)));
       }
@@ -96,15 +136,20 @@ void check_truth(std::span<const FeatureId> truth, Index p, const std::string& w
 
 void validate_dataset(const Dataset& data) {
   const std::string& o = data.origin;
-  const Index n = data.rows(), p = data.cols();
-  if (p == 0) throw InputError(detail::concat(o, ": p = 0 (no feature columns)"));
+  const Index n = data.rows(), columns = data.cols();
+  if (columns == 0) throw InputError(detail::concat(o, ": p = 0 (no feature columns)"));
+  check_layout(data);
+  const Index p = data.features();
   if (n == 0) throw InputError(detail::concat(o, ": n = 0 (no rows)"));
   if (data.y.size() != n) {
     throw InputError(detail::concat(o, ": y has ", data.y.size(), " rows but X has ", n));
   }
   if (static_cast<Index>(data.feature_names.size()) != p) {
-    throw InputError(detail::concat(o, ": ", data.feature_names.size(), " feature names but X has ", p, " columns"));
+    throw InputError(detail::concat(o, ": ", data.feature_names.size(), " feature names but X has ", p,
+                                    data.layout.one_column_each() ? " columns" : " features"));
   }
+  if (!data.missing.empty() && static_cast<Index>(data.missing.size()) != p)
+    throw InputError(detail::concat(o, ": ", data.missing.size(), " missing counts for ", p, " features"));
   std::unordered_set<std::string> seen;
   for (const auto& name : data.feature_names) {
     if (name.empty()) throw InputError(detail::concat(o, ": a feature name is empty"));

@@ -39,15 +39,17 @@ struct Dataset {
   int num_periods() const { return period_offsets.empty() ? 1 : static_cast<int>(period_offsets.size()) - 1; }
 };
 
-/// Throws InputError naming `origin` for: p = 0, n = 0, y size ≠ n, feature_names size ≠ p, NaN/Inf in X
-/// (with row and column name) or y, bad period offsets, truth indices out of range.
+/// Throws InputError naming `origin` for: p = 0, n = 0, y size ≠ n, feature_names size ≠ p (features, not
+/// columns), a layout that does not fit X (offsets from 0 to cols() ascending, one level name per indicator column),
+/// missing counts not one per feature, ±Inf in X (with row and column name; NaN is a missing cell), NaN/Inf in y,
+/// bad period offsets, truth indices out of range.
 void validate_dataset(const Dataset& data);
 /// Truth indices: each in [0, p) and none repeated (a repeat would be counted twice in power and Hamming
 /// distance). `what` starts the message ("data.h5: /truth").
 void check_truth(std::span<const FeatureId> truth, Index p, const std::string& what);
-/// The value rules of validate_dataset alone, which every reader applies to each block it reads: no NaN/Inf in X
-/// (as float) or y, and y within the arithmetic (check_target_scale). Rows are reported as first_row + i (so a block
-/// read from the middle of a file names the file's row); rows are 0-based in messages.
+/// The value rules of validate_dataset alone, which every reader applies to each block it reads: no ±Inf in X (as
+/// float; NaN is missing), no NaN/Inf in y, and y within the arithmetic (check_target_scale). Rows are reported as
+/// first_row + i (so a block read from the middle of a file names the file's row); rows are 0-based in messages.
 void check_finite(const Dataset& data, Index first_row = 0);
 /// The target rule every method shares: the sum of y's squares is a finite double, and y's variance is 0 (a
 /// constant target, which each method reports in its own terms) or at least the smallest normal double. Outside

@@ -15,6 +15,7 @@
 #include "data/detail/h5_handle.hpp"
 #include "data/detail/h5_read.hpp"
 #include "data/detail/h5_write.hpp"
+#include "data/detail/hdf5_categorical.hpp"
 
 namespace bfs {
 
@@ -170,6 +171,7 @@ Hdf5Header read_header_locked(const std::string& path) {
   Hdf5Header h;
   read_shape(f, path, h);
   read_feature_names(f, path, h);
+  detail::read_hdf5_categories(f, path, h);
   const std::vector<std::int32_t> period = read_row_periods(f, path, h.rows);
   read_period_offsets(f, path, period, h);
   if (!h.period_offsets.empty()) read_period_labels(f, path, period, h);
@@ -205,14 +207,32 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
   read_slab("X", 2, H5T_NATIVE_FLOAT, data.X.data());
   read_slab("y", 1, H5T_NATIVE_DOUBLE, data.y.data());
   check_finite(data, first);
+  detail::check_hdf5_codes(data.X, header, path, first);
   return data;
+}
+
+Hdf5Coding code_columns_locked(const std::string& path, const Hdf5Header& header, const TableRules& rules,
+                               const Matrix* raw) {
+  detail::Hdf5CodeCounter counter(header);
+  if (raw != nullptr) {
+    counter.add(*raw);
+  } else {
+    // Blocks of about 64 MiB: the file is read once, whatever its size, with bounded memory.
+    const Index block = std::max<Index>(1, (Index{64} << 20) / (4 * header.cols));
+    for (Index first = 0; first < header.rows; first += block)
+      counter.add(read_rows_locked(path, header, first, std::min(block, header.rows - first)).X);
+  }
+  return counter.codings(header, rules, path);
 }
 
 void write_file(const Dataset& data, const std::string& path, const std::string& target) {
   Handle file = h5_checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, target,
                            "create the file " + path);
   const hid_t f = file.get();
-  const hsize_t n = static_cast<hsize_t>(data.rows()), p = static_cast<hsize_t>(data.cols());
+  const detail::RawTable table =
+      data.layout.one_column_each() ? detail::RawTable{} : detail::raw_table_of(data);  // codes of the levels
+  const Matrix& X = data.layout.one_column_each() ? data.X : table.X;
+  const hsize_t n = static_cast<hsize_t>(data.rows()), p = static_cast<hsize_t>(X.cols());
   {
     // Row chunks: up to 1024 rows, capped at ~4 MiB per chunk so a period read touches few, bounded chunks.
     const hsize_t cap_rows = std::max<hsize_t>(1, (hsize_t{4} << 20) / (p * sizeof(float)));
@@ -223,7 +243,12 @@ void write_file(const Dataset& data, const std::string& path, const std::string&
     h5_check(H5Pset_chunk(dcpl.get(), 2, chunk), target, "set the chunk shape of /X");
     Handle dset = h5_checked(H5Dcreate2(f, "X", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                              H5Dclose, target, "create /X");
-    h5_check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.X.data()), target, "write /X");
+    h5_check(H5Dwrite(dset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, X.data()), target, "write /X");
+  }
+  if (!data.layout.one_column_each()) {
+    h5_write_1d(f, "categorical", H5T_STD_I32LE, H5T_NATIVE_INT32, table.categorical, target);
+    detail::h5_write_strings(f, "category_labels", table.labels, target);
+    h5_write_1d(f, "category_offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, table.offsets, target);
   }
   {
     std::vector<double> y(data.y.data(), data.y.data() + data.y.size());
@@ -253,6 +278,10 @@ void write_file(const Dataset& data, const std::string& path, const std::string&
 
 }  // namespace
 
+bool Hdf5Header::has_categorical() const {
+  return std::any_of(categorical.begin(), categorical.end(), [](std::uint8_t c) { return c != 0; });
+}
+
 Hdf5Header read_hdf5_header(const std::string& path) {
   std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
@@ -263,6 +292,13 @@ Dataset read_hdf5_rows(const std::string& path, const Hdf5Header& header, Index 
   std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
   return read_rows_locked(path, header, first, count);
+}
+
+Hdf5Coding code_hdf5_columns(const std::string& path, const Hdf5Header& header, const TableRules& rules,
+                             const Matrix* raw) {
+  std::lock_guard lock(detail::hdf5_mutex());
+  detail::silence_hdf5_errors();
+  return code_columns_locked(path, header, rules, raw);
 }
 
 Vector read_hdf5_y(const std::string& path, const Hdf5Header& header) {
@@ -284,11 +320,16 @@ Vector read_hdf5_y(const std::string& path, const Hdf5Header& header) {
   return std::move(data.y);
 }
 
-Dataset read_hdf5(const std::string& path) {
+Dataset read_hdf5(const std::string& path, const TableRules& rules) {
   std::lock_guard lock(detail::hdf5_mutex());
   detail::silence_hdf5_errors();
   Hdf5Header header = read_header_locked(path);
   Dataset data = read_rows_locked(path, header, 0, header.rows);
+  const Hdf5Coding coding = code_columns_locked(path, header, rules, &data.X);
+  if (rules.refuse_missing) refuse_missing(coding.missing, data.feature_names, path);
+  data.missing = coding.missing;
+  data.layout = layout_of(coding.codings);
+  data.X = expand_columns(std::move(data.X), coding.codings, data.layout);
   data.period_offsets = header.period_offsets;
   data.period_labels = header.period_labels;
   validate_dataset(data);

@@ -56,12 +56,36 @@ Eigen::MatrixXd spectral(const Eigen::MatrixXd& U, const Eigen::VectorXd& d) {
   return scaled.lazyProduct(U.transpose());
 }
 
+/// Gaussian knockoffs model numeric, complete columns ([TVS §7.2]): a categorical feature (its indicators are not
+/// Gaussian, and a knockoff of each would break the feature into unrelated arms) or a missing cell (no covariance)
+/// has none. ConfigError naming the column and what to do.
+void refuse_tables_without_a_model(const DataSource& inner) {
+  const FeatureLayout layout = inner.layout();
+  const std::vector<std::string>& names = inner.feature_names();
+  for (std::size_t f = 0; f < layout.levels.size(); ++f) {
+    if (!layout.levels[f].empty())
+      throw ConfigError(detail::concat("data.knockoffs: column '", names[static_cast<std::size_t>(f)], "' of ",
+                                       inner.describe(),
+                                       " is categorical, and Gaussian knockoffs model numeric columns only; leave "
+                                       "it out (data.exclude) or set data.knockoffs = \"none\""));
+  }
+  const std::vector<std::int64_t> missing = inner.missing();
+  for (std::size_t f = 0; f < missing.size(); ++f) {
+    if (missing[f] > 0)
+      throw ConfigError(detail::concat("data.knockoffs: column '", names[f], "' of ", inner.describe(), " has ",
+                                       missing[f],
+                                       " missing values, and Gaussian knockoffs need complete columns; fill them "
+                                       "in, leave the column out (data.exclude) or set data.knockoffs = \"none\""));
+  }
+}
+
 class KnockoffSource final : public DataSource {
  public:
   KnockoffSource(std::unique_ptr<DataSource> inner, std::int64_t noise, std::uint64_t seed,
                  KnockoffConstruction construction)
       : inner_(std::move(inner)), seed_(seed), construction_(construction) {
     const std::vector<std::string>& names = inner_->feature_names();
+    refuse_tables_without_a_model(*inner_);
     BFS_CHECK(noise >= 0 && noise <= static_cast<std::int64_t>(names.size()), "noise ", noise);
     data_cols_ = static_cast<Index>(names.size()) - static_cast<Index>(noise);
     const std::unordered_set<std::string> taken(names.begin(), names.end());
@@ -78,6 +102,12 @@ class KnockoffSource final : public DataSource {
   }
   int num_periods() const override { return inner_->num_periods(); }
   Index num_features() const override { return inner_->num_features() + data_cols_; }
+  /// The inner source's counts (all 0: a missing cell is refused) with 0 for each knockoff.
+  std::vector<std::int64_t> missing() const override {
+    return inner_->missing().empty() ? std::vector<std::int64_t>{}
+                                     : std::vector<std::int64_t>(static_cast<std::size_t>(num_features()), 0);
+  }
+  std::int64_t rows_without_target() const override { return inner_->rows_without_target(); }
   const std::vector<std::string>& feature_names() const override { return names_; }
   const std::vector<FeatureId>& truth() const override { return inner_->truth(); }
   bool has_truth() const override { return inner_->has_truth(); }
@@ -225,9 +255,17 @@ Matrix sample_gaussian_knockoffs(const Matrix& X, const GaussianKnockoffModel& m
 
 GaussianKnockoffModel append_gaussian_knockoffs(Dataset& data, std::uint64_t seed, int period, Index columns,
                                                 KnockoffConstruction construction) {
+  BFS_CHECK(data.layout.one_column_each(), "knockoffs of a table with categorical features");
   const Index p = data.cols(), k = columns < 0 ? p : columns;
   BFS_CHECK(k <= p && static_cast<Index>(data.feature_names.size()) == p, "columns ", k, " of ", p);
   const Matrix head = data.X.leftCols(k);
+  for (Index j = 0; j < k; ++j) {  // a panel's counts are not known ahead: its periods are checked as they load
+    if (head.col(j).hasNaN())
+      throw InputError(detail::concat(data.origin, ": data.knockoffs: column '",
+                                      data.feature_names[static_cast<std::size_t>(j)],
+                                      "' has missing values, and Gaussian knockoffs need complete columns; fill them "
+                                      "in, leave the column out (data.exclude) or set data.knockoffs = \"none\""));
+  }
   GaussianKnockoffModel model = fit_gaussian_knockoffs(head, data.origin, construction);
   const Matrix knockoffs = sample_gaussian_knockoffs(head, model, seed, period);
   Matrix X(data.rows(), p + k);
@@ -239,6 +277,7 @@ GaussianKnockoffModel append_gaussian_knockoffs(Dataset& data, std::uint64_t see
   for (Index j = 0; j < k; ++j) names.push_back(knockoff_name(data.feature_names[static_cast<std::size_t>(j)]));
   names.insert(names.end(), data.feature_names.begin() + k, data.feature_names.end());
   data.feature_names = std::move(names);
+  if (!data.missing.empty()) data.missing.insert(data.missing.begin() + k, static_cast<std::size_t>(k), 0);
   return model;
 }
 

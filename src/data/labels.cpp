@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/error.hpp"
@@ -30,9 +32,26 @@ const char* nonfinite_kind(double v) {
   return std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf");
 }
 
+/// The number a positive_label stands for against a numeric y: itself, or the number its text reads as.
+std::optional<double> label_number(const ClassLabel& label) {
+  if (const double* x = std::get_if<double>(&label)) return *x;
+  const std::string& text = std::get<std::string>(label);
+  std::string_view digits = text;
+  if (digits.size() > 1 && digits.front() == '+') digits.remove_prefix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
+  return v;
+}
+
 }  // namespace
 
-BinaryLabels validate_binary_labels(std::span<const double> y, std::optional<double> positive_label,
+std::string label_text(const ClassLabel& label) {
+  if (const double* x = std::get_if<double>(&label)) return format_value(*x);
+  return "\"" + std::get<std::string>(label) + "\"";
+}
+
+BinaryLabels validate_binary_labels(std::span<const double> y, const std::optional<ClassLabel>& positive_label,
                                     const std::string& origin) {
   // Readers already refuse NaN/Inf; checked again because a NaN would count as a class of its own and break sorting.
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -49,18 +68,44 @@ BinaryLabels validate_binary_labels(std::span<const double> y, std::optional<dou
   }
   const double low = values[0], high = values[1];
   if (positive_label) {
-    const double positive = *positive_label;
-    if (positive != low && positive != high) {
-      throw InputError(detail::concat("data.task = \"binary\": data.positive_label = ", format_value(positive),
+    const std::optional<double> positive = label_number(*positive_label);
+    if (!positive || (*positive != low && *positive != high)) {
+      throw InputError(detail::concat("data.task = \"binary\": data.positive_label = ", label_text(*positive_label),
                                       " is not one of the 2 distinct values of y in '", origin, "' ",
                                       list_values(values)));
     }
-    return {positive == low ? high : low, positive};
+    return {*positive == low ? high : low, *positive};
   }
   if ((low == 0.0 || low == -1.0) && high == 1.0) return {low, 1.0};
   throw InputError(
       detail::concat(where, " has 2 distinct values ", list_values(values),
                      ", neither {0, 1} nor {-1, 1}; set data.positive_label to the value that is class 1"));
+}
+
+std::string validate_text_labels(const std::vector<std::string>& values,
+                                 const std::optional<ClassLabel>& positive_label, const std::string& origin) {
+  std::string listed = "(";  // every value when there are few, else three and "..."
+  for (std::size_t i = 0; i < values.size() && i < 3; ++i) listed += (i == 0 ? "" : ", ") + label_text(values[i]);
+  listed += values.size() > 3 ? ", ...)" : ")";
+  const std::string where = detail::concat("data.task = \"binary\": y in '", origin, "'");
+  if (values.size() != 2) {
+    throw InputError(detail::concat(where, " has ", values.size(),
+                                    values.size() == 1 ? " distinct value " : " distinct values ", listed,
+                                    "; binary targets need exactly two"));
+  }
+  if (!positive_label) {
+    throw InputError(detail::concat(
+        where, " has 2 distinct text values ", listed,
+        "; set data.positive_label to the one that is class 1 (e.g. positive_label = ", label_text(values[1]), ")"));
+  }
+  const std::string wanted = std::holds_alternative<double>(*positive_label)
+                                 ? format_value(std::get<double>(*positive_label))
+                                 : std::get<std::string>(*positive_label);
+  if (wanted != values[0] && wanted != values[1]) {
+    throw InputError(detail::concat("data.task = \"binary\": data.positive_label = ", label_text(*positive_label),
+                                    " is not one of the 2 distinct values of y in '", origin, "' ", listed));
+  }
+  return wanted;
 }
 
 void apply_binary_labels(Vector& y, const BinaryLabels& labels) {

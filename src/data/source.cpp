@@ -43,6 +43,8 @@ void append_noise_features(Dataset& data, std::int64_t count, std::uint64_t seed
   }
   data.X = std::move(X);
   for (std::int64_t j = 1; j <= count; ++j) data.feature_names.push_back(noise_feature_name(j));
+  data.layout.append_numeric(p, count);
+  if (!data.missing.empty()) data.missing.resize(data.missing.size() + static_cast<std::size_t>(count), 0);
 }
 
 namespace {
@@ -77,15 +79,25 @@ void check_period(int k, int periods, const std::string& what) {
 class MemorySource final : public DataSource {
  public:
   MemorySource(std::shared_ptr<const Dataset> data, bool online, std::int64_t noise, std::uint64_t seed,
-               const LabelSpec& labels)
+               const LabelSpec& labels, const TableRules& rules)
       : data_(std::move(data)), y_(data_->y), online_(online), noise_(noise), seed_(seed) {
     check_noise_count(noise_);
     validate_dataset(*data_);  // first: NaN in y is reported as such, not as a class
+    if (rules.refuse_missing) refuse_missing(data_->missing, data_->feature_names, data_->origin);
     map_labels(y_, labels, data_->origin);
     names_ = with_noise_names(data_->feature_names, noise_, data_->origin);
+    layout_ = data_->layout;
+    layout_.append_numeric(data_->cols(), noise_);
+    if (!data_->missing.empty()) {
+      missing_ = data_->missing;
+      missing_.resize(missing_.size() + static_cast<std::size_t>(noise_), 0);
+    }
   }
   int num_periods() const override { return online_ ? data_->num_periods() : 1; }
-  Index num_features() const override { return data_->cols() + noise_; }
+  Index num_features() const override { return data_->features() + noise_; }
+  FeatureLayout layout() const override { return layout_; }
+  std::vector<std::int64_t> missing() const override { return missing_; }
+  std::int64_t rows_without_target() const override { return data_->rows_without_target; }
   const std::vector<std::string>& feature_names() const override { return names_; }
   const std::vector<FeatureId>& truth() const override { return data_->truth; }
   bool has_truth() const override { return data_->has_truth; }
@@ -101,6 +113,11 @@ class MemorySource final : public DataSource {
     out.X = data_->X.middleRows(first, count);
     out.y = y_.segment(first, count);
     out.feature_names = data_->feature_names;
+    out.layout = data_->layout;
+    if (count == data_->rows()) {  // every row: the data's own counts
+      out.missing = data_->missing;
+      out.rows_without_target = data_->rows_without_target;
+    }
     out.truth = data_->truth;
     out.has_truth = data_->has_truth;
     out.origin = data_->origin;
@@ -109,9 +126,12 @@ class MemorySource final : public DataSource {
   }
 
   std::string describe() const override {
-    return detail::concat(data_->origin, " (", data_->rows(), " rows, ", data_->cols(), " features",
+    const std::int64_t dropped = data_->rows_without_target;
+    return detail::concat(data_->origin, " (", data_->rows(), " rows, ", data_->features(), " features",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
-                          num_periods() == 1 ? " period" : " periods", ", in memory)");
+                          num_periods() == 1 ? " period" : " periods", ", in memory",
+                          dropped > 0 ? detail::concat("; ", dropped, " rows without a target dropped") : std::string(),
+                          ")");
   }
 
  private:
@@ -121,14 +141,39 @@ class MemorySource final : public DataSource {
   std::int64_t noise_;
   std::uint64_t seed_;
   std::vector<std::string> names_;
+  FeatureLayout layout_;               ///< the data's, noise features appended
+  std::vector<std::int64_t> missing_;  ///< the data's counts, 0 for the noise features
 };
 
+/// An HDF5 file's columns and rows. Offline, the file is read whole at open (its one period is every row), so its
+/// counts and codes are known before any output and the period costs no second read. Online, a file with
+/// categorical columns is read once at open in blocks to fix their levels over every row (a level first seen in a
+/// later period still has its column in every period); one without is read a period at a time only.
 class Hdf5Source final : public DataSource {
  public:
-  Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels)
-      : path_(std::move(path)), header_(read_hdf5_header(path_)), online_(online), noise_(noise), seed_(seed) {
+  Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels,
+             const TableRules& rules)
+      : path_(std::move(path)),
+        header_(read_hdf5_header(path_)),
+        online_(online),
+        noise_(noise),
+        seed_(seed),
+        rules_(rules) {
     check_noise_count(noise_);
     names_ = with_noise_names(header_.feature_names, noise_, path_);
+    if (!online_) {
+      whole_ = read_hdf5_rows(path_, header_, 0, header_.rows);
+      coding_ = code_hdf5_columns(path_, header_, rules_, &whole_->X);
+    } else if (header_.has_categorical()) {
+      coding_ = code_hdf5_columns(path_, header_, rules_, nullptr);
+    } else {
+      coding_.codings.resize(static_cast<std::size_t>(header_.cols));
+    }
+    if (rules_.refuse_missing) refuse_missing(coding_.missing, header_.feature_names, path_);
+    base_layout_ = layout_of(coding_.codings);
+    layout_ = base_layout_;
+    layout_.append_numeric(base_layout_.one_column_each() ? header_.cols : base_layout_.offsets.back(), noise_);
+    if (!coding_.missing.empty()) coding_.missing.resize(coding_.missing.size() + static_cast<std::size_t>(noise_), 0);
     if (labels.task == Task::Binary) {
       // Over every row, not period by period: one mapping for all periods, and a third value in a late period fails
       // now rather than after results have been written.
@@ -144,6 +189,8 @@ class Hdf5Source final : public DataSource {
   const std::vector<std::string>& feature_names() const override { return names_; }
   const std::vector<FeatureId>& truth() const override { return header_.truth; }
   bool has_truth() const override { return header_.has_truth; }
+  FeatureLayout layout() const override { return layout_; }
+  std::vector<std::int64_t> missing() const override { return coding_.missing; }
 
   Dataset load_period(int k) override {
     check_period(k, num_periods(), describe());
@@ -152,8 +199,19 @@ class Hdf5Source final : public DataSource {
       first = header_.period_offsets[k];
       count = header_.period_offsets[k + 1] - first;
     }
-    Dataset out = read_hdf5_rows(path_, header_, first, count);
+    Dataset out;
+    if (whole_) {  // offline: the rows read at open, handed over once
+      out = std::move(*whole_);
+      whole_.reset();
+    } else {
+      out = read_hdf5_rows(path_, header_, first, count);
+    }
+    if (rules_.refuse_missing && coding_.missing.empty())
+      refuse_missing(count_missing(out.X), header_.feature_names, detail::concat(path_, ", period ", k));
     if (labels_) apply_binary_labels(out.y, *labels_);
+    out.layout = base_layout_;
+    out.X = expand_columns(std::move(out.X), coding_.codings, out.layout);
+    if (!online_) out.missing.assign(coding_.missing.begin(), coding_.missing.end() - noise_);
     append_noise_features(out, noise_, seed_, 0, first);
     return out;
   }
@@ -170,27 +228,34 @@ class Hdf5Source final : public DataSource {
   bool online_;
   std::int64_t noise_;
   std::uint64_t seed_;
+  TableRules rules_;
   std::vector<std::string> names_;
   std::optional<BinaryLabels> labels_;  ///< set for a binary target
+  std::optional<Dataset> whole_;        ///< offline: every row, read at open, until the period is loaded
+  Hdf5Coding coding_;                   ///< the columns' codings; missing counts (noise included) when known
+  FeatureLayout base_layout_;           ///< the file's columns
+  FeatureLayout layout_;                ///< with the noise features
 };
 
 }  // namespace
 
 std::unique_ptr<DataSource> make_memory_source(Dataset data, bool online, std::int64_t noise_features,
-                                               std::uint64_t noise_seed, const LabelSpec& labels) {
+                                               std::uint64_t noise_seed, const LabelSpec& labels,
+                                               const TableRules& rules) {
   return make_memory_source(std::make_shared<const Dataset>(std::move(data)), online, noise_features, noise_seed,
-                            labels);
+                            labels, rules);
 }
 
 std::unique_ptr<DataSource> make_memory_source(std::shared_ptr<const Dataset> data, bool online,
                                                std::int64_t noise_features, std::uint64_t noise_seed,
-                                               const LabelSpec& labels) {
-  return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed, labels);
+                                               const LabelSpec& labels, const TableRules& rules) {
+  return std::make_unique<MemorySource>(std::move(data), online, noise_features, noise_seed, labels, rules);
 }
 
 std::unique_ptr<DataSource> make_hdf5_source(const std::string& path, bool online, std::int64_t noise_features,
-                                             std::uint64_t noise_seed, const LabelSpec& labels) {
-  return std::make_unique<Hdf5Source>(path, online, noise_features, noise_seed, labels);
+                                             std::uint64_t noise_seed, const LabelSpec& labels,
+                                             const TableRules& rules) {
+  return std::make_unique<Hdf5Source>(path, online, noise_features, noise_seed, labels, rules);
 }
 
 }  // namespace bfs

@@ -70,6 +70,11 @@ struct MethodResult {
   std::vector<float> trajectory;  ///< optional, row-major [iterations × p]
   std::vector<FeatureId> truth;
   TruthMetrics metrics;
+  /// Missing cells of each feature in the data (empty = not counted: simulated data, an online HDF5 panel without
+  /// categorical columns); /missing, summary.csv's column missing, run.json's "missing".
+  std::vector<std::int64_t> missing;
+  /// Rows the reader dropped because their target was missing (a root attribute, run.json).
+  std::int64_t rows_without_target = 0;
 
   /// Named seconds (wall_seconds first), root attributes and run.json "timings"; never in a dataset.
   std::vector<std::pair<std::string, double>> timings;

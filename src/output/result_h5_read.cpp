@@ -193,6 +193,11 @@ MethodResult read_result_h5(const std::string& path) {
   r.version = string_attr_or(in, "version");
   r.task = string_attr_or(in, "task", "regression");
   r.data_origin = string_attr_or(in, "data_origin");
+  r.rows_without_target = in.attr_or<std::int64_t>("rows_without_target", 0);
+  if (in.has("missing")) {
+    r.missing = in.read_1d<std::int64_t>("missing");
+    if (r.missing.size() != p) in.fail(detail::concat("/missing must have one entry per feature name (", p, ")"));
+  }
   r.job_text = string_attr_or(in, "job");
   r.seed = in.attr_or<std::uint64_t>("seed", 0);
   r.ranks = in.attr_or<std::int32_t>("ranks", 1);

@@ -92,6 +92,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   write_1d(root, "rank", rank);
   if (!r.trajectory.empty()) write_trajectory(root, r.trajectory, p);
   if (r.metrics.known) write_1d(root, "truth", r.truth);
+  if (!r.missing.empty()) write_1d(root, "missing", r.missing);
 
   {
     Groups groups(root, r.own_group());
@@ -107,6 +108,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   if (!r.group.empty()) write_attr(root, "group", r.group);
   write_attr(root, "task", r.task);
   write_attr(root, "data_origin", r.data_origin);
+  if (r.rows_without_target > 0) write_attr(root, "rows_without_target", r.rows_without_target);
   write_attr(root, "job", r.job_text);
   write_attr(root, "seed", r.seed);
   write_attr(root, "ranks", std::int32_t{r.ranks});

@@ -79,6 +79,13 @@ void write_run_json(const MethodResult& r, const std::string& path, const std::v
   j["iterations"] = r.iterations;
   j["stop_reason"] = r.stop_reason;
   j["num_features"] = p;
+  if (!r.missing.empty()) {  // every feature's count, in feature order: the data's facts, not only the top ones
+    Json missing = Json::array();
+    for (std::size_t k = 0; k < p; ++k)
+      missing.push_back({{"feature", k}, {"name", r.feature_names[k]}, {"missing", r.missing[k]}});
+    j["missing"] = std::move(missing);
+    j["rows_without_target"] = r.rows_without_target;
+  }
 
   Json selected = Json::array();
   for (FeatureId k : r.selected)
@@ -105,6 +112,7 @@ void write_run_json(const MethodResult& r, const std::string& path, const std::v
     const auto k = static_cast<std::size_t>(order[i]);
     Json row = {{"rank", rank[k]}, {"feature", k}, {"name", r.feature_names[k]}, {"importance", r.importance[k]}};
     for (const auto& name : r.feature_columns) row[name] = column_json(*r.dataset(name), k);
+    if (!r.missing.empty()) row["missing"] = r.missing[k];
     row["selected"] = static_cast<bool>(selected_flag[k]);
     if (r.metrics.known) row["true"] = static_cast<bool>(truth_flag[k]);
     top.push_back(std::move(row));

@@ -33,7 +33,8 @@ std::string fixed6(double value) {
 // Columns: feature = 0-based column index of the feature in the input data (the FeatureId used everywhere else),
 // name, importance (6 decimals; the bandit's posterior mean), selected (1 when the feature is in the result's selected
 // set), rank (1 = most important, ties broken by lower feature index), then the method's feature columns in its order
-// (the bandit's alpha, beta), numbers in their shortest round-trip form.
+// (the bandit's alpha, beta), numbers in their shortest round-trip form. When the data's missing cells were counted
+// (a CSV or HDF5 table; MethodResult::missing), a column missing after rank holds each feature's count.
 void write_summary_csv(const MethodResult& r, const std::string& path) {
   detail::validate_per_feature(r, path);
   const std::size_t p = r.feature_names.size();
@@ -42,7 +43,9 @@ void write_summary_csv(const MethodResult& r, const std::string& path) {
   std::vector<const MethodDataset*> columns;
   for (const auto& name : r.feature_columns) columns.push_back(r.dataset(name));
 
-  std::string text = "feature,name,importance,selected,rank";
+  const bool counted = !r.missing.empty();
+  std::string text =
+      counted ? "feature,name,importance,selected,rank,missing" : "feature,name,importance,selected,rank";
   for (const auto& name : r.feature_columns) text += ',' + csv_field(name);
   text += '\n';
   for (std::size_t k = 0; k < p; ++k) {
@@ -53,6 +56,7 @@ void write_summary_csv(const MethodResult& r, const std::string& path) {
     text += fixed6(r.importance[k]);
     text += selected[k] ? ",1," : ",0,";
     text += std::to_string(rank[k]);
+    if (counted) text += ',' + std::to_string(r.missing[k]);
     for (const MethodDataset* d : columns) {
       text += ',';
       text += csv_field(detail::column_text(*d, k));

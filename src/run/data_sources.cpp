@@ -26,8 +26,18 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
     throw ConfigError(detail::concat("data.features selects CSV columns and needs data.source = \"csv\", not \"",
                                      name_of(config.source), "\""));
   }
+  for (const auto& [key, given_key] :
+       {std::pair{"exclude", !config.exclude.empty()}, std::pair{"categorical", !config.categorical.empty()}}) {
+    if (given_key && config.source != SourceKind::Csv) {
+      throw ConfigError(detail::concat("data.", key, " names CSV columns and needs data.source = \"csv\", not \"",
+                                       name_of(config.source),
+                                       "\" (an HDF5 file flags its categorical columns in "
+                                       "/categorical)"));
+    }
+  }
   const LabelSpec labels{config.task, config.positive_label};
-  if (given) return make_memory_source(std::move(given), online, config.noise_features, seed, labels);
+  const TableRules rules{config.min_level_count, config.max_levels, config.missing == MissingRule::Error};
+  if (given) return make_memory_source(std::move(given), online, config.noise_features, seed, labels, rules);
   if (config.source == SourceKind::Simulate) {
     if (config.positive_label) {
       // A simulated binary target is 0/1 by construction; a positive_label could only flip the classes silently.
@@ -51,15 +61,23 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
   }
   if (config.source == SourceKind::Hdf5) {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"hdf5\"");
-    return make_hdf5_source(config.path, online, config.noise_features, seed, labels);
+    return make_hdf5_source(config.path, online, config.noise_features, seed, labels, rules);
   }
   if (config.source == SourceKind::Csv) {
     if (config.path.empty()) throw ConfigError("data.path is required when data.source = \"csv\"");
     if (config.target.empty()) {
       throw ConfigError("data.target (the name of the target column) is required when data.source = \"csv\"");
     }
-    return make_memory_source(read_csv(config.path, config.target, config.features), online, config.noise_features,
-                              seed, labels);
+    CsvOptions options;
+    options.features = config.features;
+    options.exclude = config.exclude;
+    options.categorical = config.categorical;
+    options.na_values = config.na_values;
+    options.rules = rules;
+    options.labels = labels;
+    // The reader maps a binary target itself (a text label column can only be mapped there): y is 0/1 after it.
+    return make_memory_source(read_csv(config.path, config.target, options), online, config.noise_features, seed,
+                              LabelSpec{config.task, std::nullopt}, rules);
   }
   throw InternalError("make_data_source: a data.source without a reader");
 }

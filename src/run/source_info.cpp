@@ -11,6 +11,8 @@ SourceInfo describe_source(const DataSource& source, bool online) {
   info.periods = online ? source.num_periods() : 1;
   info.truth = source.truth();
   info.has_truth = source.has_truth();
+  info.missing = source.missing();
+  info.rows_without_target = source.rows_without_target();
   std::string text = source.describe() + "|p=" + std::to_string(source.num_features()) +
                      "|periods=" + std::to_string(source.num_periods());
   for (const auto& name : info.feature_names) text += "|" + name;

@@ -14,6 +14,8 @@ struct SourceInfo {
   int periods = 1;
   FeatureSet truth;
   bool has_truth = false;
+  std::vector<std::int64_t> missing;  ///< per feature (DataSource::missing; empty = not counted)
+  std::int64_t rows_without_target = 0;
   std::string fingerprint;  ///< description, shape and a hash of the names: refuses checkpoints of other data
 };
 

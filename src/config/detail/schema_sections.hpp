@@ -58,7 +58,7 @@ void visit(DataConfig& c, V& v) {
          "loaded period's rows and appended before the noise columns (paper 003 section 7.2)"));
   v("task", c.task, text("regression | binary (binary: y has two values; {0,1} kept, {-1,1} mapped)"));
   v("positive_label", c.positive_label,
-    text("binary: the value of y that is class 1 (needed unless y is {0,1} or {-1,1})"));
+    text("binary: the value of y that is class 1, a number or a text label (needed unless y is {0,1} or {-1,1})"));
   v("arm", c.arm, text("bandit logs, CSV: the column of the arm served (method cmab-scores)"));
   v("reward", c.reward, text("bandit logs, CSV: the column of the 0/1 reward (method cmab-scores)"));
   v("categorical", c.categorical,

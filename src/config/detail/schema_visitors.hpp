@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "config/detail/schema_sections.hpp"
@@ -165,6 +166,15 @@ class TableReader {
     read(key, node, inner, spec);
     value = inner;
   }
+  /// data.positive_label: a number (a numeric target) or a text (a target column of labels).
+  void read(const char* key, const toml::node& node, ClassLabel& value, const Spec&) {
+    if (node.is_number())
+      value = *node.value<double>();
+    else if (node.is_string())
+      value = *node.value<std::string>();
+    else
+      wrong_type(key, node, "a number or a string");
+  }
   void read(const char* key, const toml::node& node, bool& value, const Spec&) {
     if (!node.is_boolean()) wrong_type(key, node, "true or false");
     value = *node.value<bool>();
@@ -252,6 +262,8 @@ class TableWriter {
       table_.insert_or_assign(key, value.names.at(value.index));
     } else if constexpr (std::is_same_v<T, OptionalEnumChoice>) {
       if (value.present) (*this)(key, value.choice, spec);
+    } else if constexpr (std::is_same_v<T, ClassLabel>) {
+      std::visit([&](const auto& label) { table_.insert_or_assign(key, label); }, value);
     } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, double>) {
       table_.insert_or_assign(key, value);
     } else if constexpr (std::is_integral_v<T>) {

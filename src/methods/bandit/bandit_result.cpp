@@ -72,6 +72,8 @@ MethodResult to_method_result(const RunResult& run) {
   out.version = run.version;
   out.task = run.task;
   out.data_origin = run.data_origin;
+  out.missing = run.missing;
+  out.rows_without_target = run.rows_without_target;
   out.job_text = run.job_text;
   out.seed = run.seed;
   out.ranks = run.ranks;

@@ -146,6 +146,8 @@ RunResult result_header(const JobConfig& job, const std::string& job_text, const
   result.task = std::string(name_of(job.data.task));
   result.metric = std::string(name_of(job_metric(job.data, reward_config(job))));
   result.data_origin = source.description;
+  result.missing = source.missing;
+  result.rows_without_target = source.rows_without_target;
   result.tuning = tuning;
   result.feature_names = source.feature_names;
   return result;

@@ -108,7 +108,9 @@ struct RunResult {
   std::string task = "regression";  ///< data.task
   std::string metric = "r2";        ///< the metric of EvaluationRecord::test_score and of the importance drops
   std::string data_origin;
-  std::string job_text;  ///< the canonical job (TOML) after --set overrides
+  std::vector<std::int64_t> missing;     ///< per feature, from the data source (empty = not counted)
+  std::int64_t rows_without_target = 0;  ///< rows the reader dropped for a missing target
+  std::string job_text;                  ///< the canonical job (TOML) after --set overrides
   std::uint64_t seed = 0;
   int ranks = 1;
   int threads = 1;

@@ -173,6 +173,8 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
   r.method = "fuse";
   r.task = std::string(name_of(run.job.data.task));
   r.data_origin = data.origin;
+  r.missing = data.missing;
+  r.rows_without_target = data.rows_without_target;
   r.job_text = run.job_text;
   r.seed = run.context.seed;
   r.ranks = run.comm.size();

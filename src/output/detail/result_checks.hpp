@@ -36,6 +36,8 @@ inline std::string per_feature_problem(const MethodResult& r) {
   for (FeatureId k : r.selected)
     if (k < 0 || static_cast<std::size_t>(k) >= p)
       return concat("selected feature ", k, " is out of range (p = ", p, ")");
+  if (!r.missing.empty() && r.missing.size() != p)
+    return concat("missing has ", r.missing.size(), " counts, not one per feature (", p, ")");
   if (r.metrics.known)
     for (FeatureId k : r.truth)
       if (k < 0 || static_cast<std::size_t>(k) >= p)
@@ -75,8 +77,8 @@ inline void validate_for_h5(const MethodResult& r, const std::string& path) {
   validate_per_feature(r, path);
   auto fail = [&](const auto&... parts) { throw Error(concat("cannot write '", path, "': ", parts...)); };
   const std::size_t p = r.feature_names.size();
-  static const std::set<std::string> root_names = {"feature_names", "importance", "selected",
-                                                   "rank",          "trajectory", "truth"};
+  static const std::set<std::string> root_names = {"feature_names", "importance", "selected", "rank",
+                                                   "trajectory",    "truth",      "missing"};
   if (r.method.empty() || r.method.find('/') != std::string::npos || r.method == "." || r.method == ".." ||
       root_names.count(r.method) != 0)
     fail("the method name '", r.method, "' cannot name its group");

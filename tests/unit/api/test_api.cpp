@@ -73,10 +73,12 @@ BOOST_AUTO_TEST_CASE(a_job_built_in_code_has_the_canonical_text_of_the_same_job_
   BOOST_TEST(api::Job::from_config(parsed.config()).text() == parsed.text());
 }
 
-BOOST_AUTO_TEST_CASE(a_nan_in_x_is_an_input_error_naming_row_and_column) {
+BOOST_AUTO_TEST_CASE(a_nan_in_x_is_missing_and_inf_an_input_error_naming_row_and_column) {
   Dataset data = simulated(false);
-  data.X(7, 3) = std::numeric_limits<float>::quiet_NaN();
-  expect_error<InputError>([&] { api::Data::from(view_of(data)); }, "in-memory data: X has NaN at row 7, column 'x4'");
+  data.X(7, 3) = std::numeric_limits<float>::quiet_NaN();  // a missing cell, counted
+  BOOST_TEST(api::Data::from(view_of(data)).dataset().missing[3] == 1);
+  data.X(7, 3) = std::numeric_limits<float>::infinity();
+  expect_error<InputError>([&] { api::Data::from(view_of(data)); }, "in-memory data: X has +Inf at row 7, column 'x4'");
   data.X(7, 3) = 0.0f;
   data.y[2] = std::numeric_limits<double>::infinity();
   expect_error<InputError>([&] { api::Data::from(view_of(data)); }, "in-memory data: y has +Inf at row 2");

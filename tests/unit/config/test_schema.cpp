@@ -291,3 +291,43 @@ BOOST_AUTO_TEST_CASE(the_tasks_an_estimator_fits_are_a_column_of_the_list) {
              "estimator.name = \"bart\" needs data.task = \"regression\" (the sampler is for continuous targets; got "
              "\"binary\")");
 }
+
+BOOST_AUTO_TEST_CASE(positive_label_is_a_number_or_a_text_and_its_dump_reads_back) {
+  const std::string binary = "[data]\ntask = \"binary\"\n";
+  const JobConfig number = parse_job(binary + "positive_label = 2\n", "job.toml");
+  BOOST_TEST((number.data.positive_label == ClassLabel{2.0}));
+  BOOST_TEST(contains(dump_job(number), "positive_label = 2.0"));
+  BOOST_TEST((parse_job(dump_job(number), "dump").data.positive_label == ClassLabel{2.0}));
+  const JobConfig text = parse_job(binary + "positive_label = \"up\"\n", "job.toml");
+  BOOST_TEST((text.data.positive_label == ClassLabel{std::string("up")}));
+  BOOST_TEST(contains(dump_job(text), "positive_label = 'up'"));
+  BOOST_TEST(dump_job(parse_job(dump_job(text), "dump")) == dump_job(text));
+  // --set: a bare word is a text, a number a number.
+  BOOST_TEST(
+      (parse_job(binary, "job.toml", {"data.positive_label=up"}).data.positive_label == ClassLabel{std::string("up")}));
+  BOOST_TEST((parse_job(binary, "job.toml", {"data.positive_label=-1"}).data.positive_label == ClassLabel{-1.0}));
+  BOOST_TEST(contains(error_of(binary + "positive_label = true\n"),
+                      "job.toml: data.positive_label = true: expected a number or a string"));
+  BOOST_TEST(contains(error_of("[data]\npositive_label = \"up\"\n"), "data.positive_label is only used with"));
+}
+
+BOOST_AUTO_TEST_CASE(the_table_keys_parse_and_are_bounded) {
+  const JobConfig job = parse_job(
+      "[data]\nexclude = [\"date\"]\nna_values = [\"-999\"]\nmissing = \"impute\"\ncategorical = [\"g\"]\n"
+      "min_level_count = 3\nmax_levels = 5\n",
+      "job.toml");
+  BOOST_TEST(job.data.exclude == std::vector<std::string>({"date"}), boost::test_tools::per_element());
+  BOOST_TEST(job.data.na_values == std::vector<std::string>({"-999"}), boost::test_tools::per_element());
+  BOOST_TEST(name_of(job.data.missing) == "impute");
+  BOOST_TEST(job.data.min_level_count == 3);
+  BOOST_TEST(job.data.max_levels == 5);
+  BOOST_TEST(name_of(parse_job("", "job.toml").data.missing) == "native");
+  BOOST_TEST(contains(error_of("[data]\nmissing = \"drop\"\n"), "data.missing = \"drop\" is not one of"));
+  BOOST_TEST(contains(error_of("[data]\nmin_level_count = 0\n"), "data.min_level_count = 0 is out of range"));
+  BOOST_TEST(contains(error_of("[data]\nmax_levels = 1\n"), "data.max_levels = 1 is out of range"));
+  // The empty cell is one of the default tokens, and the list reads back from the dump.
+  const JobConfig defaults = parse_job("", "job.toml");
+  BOOST_TEST(defaults.data.na_values.front().empty());
+  BOOST_TEST(parse_job(dump_job(defaults), "dump").data.na_values == defaults.data.na_values,
+             boost::test_tools::per_element());
+}

@@ -41,8 +41,11 @@ BOOST_AUTO_TEST_CASE(feature_subset_keeps_the_requested_order_and_skips_other_co
   BOOST_TEST(d.X(0, 0) == 3.0f);
   BOOST_TEST(d.X(1, 1) == 4.0f);
   BOOST_TEST(d.y[1] == 20.0);
-  // Without a subset the text column is parsed and fails, naming it.
-  expect_error<InputError>([&] { read_csv(path, "y"); }, path + ": line 2, column 'id': 'foo' is not a number");
+  // Without a subset the text column is a categorical feature (its two labels, seen once each, pool into "other").
+  const Dataset all = read_csv(path, "y");
+  BOOST_TEST(all.feature_names == std::vector<std::string>({"id", "a", "b", "c"}), boost::test_tools::per_element());
+  BOOST_TEST(all.layout.is_categorical(0));
+  BOOST_TEST(all.layout.levels[0] == std::vector<std::string>({"other"}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(round_trip_is_exact) {
@@ -100,18 +103,21 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_and_column) {
   expect_error<InputError>([&] { read_csv(p, "y"); }, "duplicate column 'a'");
   p = dir.write("ragged.csv", "a,b,y\n1,2,3\n4,5\n");
   expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3 has 2 cells but the header has 3");
-  p = dir.write("text.csv", "a,b,y\n1,2,3\n4,abc,6\n");
-  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3, column 'b': 'abc' is not a number");
-  p = dir.write("partial.csv", "a,b,y\n1,2x,3\n");
-  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'b': '2x' is not a number");
-  p = dir.write("nan.csv", "a,b,y\n1,nan,3\n");
-  expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'b': 'nan' is not a finite number");
+  p = dir.write("text.csv", "a,b,y\n1,2,3\n4,5,abc\n");
+  expect_error<InputError>(
+      [&] { read_csv(p, "y"); },
+      p + ": the target column 'y' holds text ('abc' at line 3); a regression target must be numbers");
+  p = dir.write("nan.csv", "a,b,y\n1,NAN,3\n");  // NaN, but not one of pandas' tokens
+  expect_error<InputError>([&] { read_csv(p, "y"); },
+                           "line 2, column 'b': 'NAN' is NaN but not one of data.na_values; add it there");
   p = dir.write("inf.csv", "a,b,y\n1,2,-inf\n");
   expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2, column 'y': '-inf' is not a finite number");
   p = dir.write("infinity.csv", "a,b,y\n1,Infinity,3\n");
   expect_error<InputError>([&] { read_csv(p, "y"); }, "not a finite number");
-  p = dir.write("empty_cell.csv", "a,b,y\n1,2,3\n1,,3\n");
-  expect_error<InputError>([&] { read_csv(p, "y"); }, p + ": line 3, column 'b': empty cell");
+  p = dir.write("all_empty.csv", "a,b,y\n1,,3\n1,,3\n");
+  expect_error<InputError>(
+      [&] { read_csv(p, "y"); },
+      p + ": column 'b' is empty: all of its 2 values are missing; leave it out with data.exclude");
   p = dir.write("quote.csv", "a,b,y\n1,\"2,3\n");
   expect_error<InputError>([&] { read_csv(p, "y"); }, "line 2: unterminated quote");
   p = dir.write("big.csv", "a,y\n1e300,1\n");
@@ -123,8 +129,9 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_CASE(a_nul_byte_in_a_cell_is_shown_not_cut) {
   // A NUL inside a cell would end the message at that byte: it is shown as \x00 with the rest.
   test::TempDir dir;
-  const std::string path = dir.write("nul.csv", std::string("a,y\n1,2\n3x\0z,4\n", 16));
-  expect_error<InputError>([&] { read_csv(path, "y"); }, path + ": line 3, column 'a': '3x\\x00z' is not a number");
+  const std::string path = dir.write("nul.csv", std::string("a,y\n1,2\n3,4x\0z\n", 15));
+  expect_error<InputError>([&] { read_csv(path, "y"); },
+                           path + ": the target column 'y' holds text ('4x\\x00z' at line 3)");
 }
 
 BOOST_AUTO_TEST_CASE(a_control_byte_in_a_feature_name_is_refused) {

@@ -27,9 +27,11 @@ BOOST_AUTO_TEST_CASE(each_problem_is_named) {
   Dataset base = random_dataset(10, 3);
   base.origin = "data.h5";
   {
-    Dataset d = base;
+    Dataset d = base;  // NaN in X is a missing cell; NaN in y is not
     d.X(7, 2) = std::numeric_limits<float>::quiet_NaN();
-    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: X has NaN at row 7, column 'x3'");
+    BOOST_CHECK_NO_THROW(validate_dataset(d));
+    d.y[3] = std::numeric_limits<double>::quiet_NaN();
+    expect_error<InputError>([&] { validate_dataset(d); }, "data.h5: y has NaN at row 3");
   }
   {
     Dataset d = base;

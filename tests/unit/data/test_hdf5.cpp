@@ -301,19 +301,34 @@ BOOST_AUTO_TEST_CASE(period_datasets_must_agree) {
 BOOST_AUTO_TEST_CASE(nonfinite_values_are_rejected_with_their_position) {
   TempDir dir;
   std::vector<float> x = ramp(8);
-  x[5] = std::numeric_limits<float>::quiet_NaN();  // row 2, column 2
+  x[5] = std::numeric_limits<float>::quiet_NaN();  // row 2, column 2: a missing cell, counted
   const std::string px = dir.file("nanx.h5");
   {
     RawFile raw(px);
     raw.add_x({4, 2}, x);
     raw.add_y({1, 2, 3, 4});
   }
-  expect_error<InputError>([&] { read_hdf5(px); }, px + ": X has NaN at row 2, column 'x2'");
-  Hdf5Header h = read_hdf5_header(px);
-  BOOST_CHECK_NO_THROW(read_hdf5_rows(px, h, 0, 2));  // only the rows read are checked
-  expect_error<InputError>([&] { read_hdf5_rows(px, h, 1, 3); }, "X has NaN at row 2");
+  const Dataset with_missing = read_hdf5(px);
+  BOOST_TEST(std::isnan(with_missing.X(2, 1)));
+  BOOST_TEST(with_missing.missing == std::vector<std::int64_t>({0, 1}), boost::test_tools::per_element());
+  BOOST_TEST(with_missing.layout.one_column_each());
+  expect_error<InputError>(
+      [&] {
+        read_hdf5(px, TableRules{10, 64, true});
+      },
+      px + ": column 'x2' has 1 missing value and data.missing = \"error\"");
 
   x[5] = std::numeric_limits<float>::infinity();
+  const Hdf5Header h = read_hdf5_header(px);
+  const std::string pinf_rows = dir.file("infrows.h5");
+  {
+    RawFile raw(pinf_rows);
+    raw.add_x({4, 2}, x);
+    raw.add_y({1, 2, 3, 4});
+  }
+  BOOST_CHECK_NO_THROW(read_hdf5_rows(pinf_rows, h, 0, 2));  // only the rows read are checked
+  expect_error<InputError>([&] { read_hdf5_rows(pinf_rows, h, 1, 3); }, "X has +Inf at row 2");
+
   const std::string pinf = dir.file("infx.h5");
   {
     RawFile raw(pinf);
@@ -335,8 +350,8 @@ BOOST_AUTO_TEST_CASE(writing_bad_data_leaves_no_file) {
   TempDir dir;
   const std::string path = dir.file("bad.h5");
   Dataset d = random_dataset(5, 2);
-  d.X(0, 0) = std::numeric_limits<float>::quiet_NaN();
-  expect_error<InputError>([&] { write_hdf5(d, path); }, "X has NaN at row 0");
+  d.X(0, 0) = std::numeric_limits<float>::infinity();
+  expect_error<InputError>([&] { write_hdf5(d, path); }, "X has +Inf at row 0");
   BOOST_TEST(!std::filesystem::exists(path));
   BOOST_TEST(!std::filesystem::exists(path + ".tmp"));
   expect_error<InputError>([&] { write_hdf5(random_dataset(5, 2), dir.file("no/such/dir/x.h5")); }, "x.h5");

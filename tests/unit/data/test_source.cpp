@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/error.hpp"
 #include "data/hdf5_io.hpp"
@@ -109,7 +110,10 @@ BOOST_AUTO_TEST_CASE(memory_source_offline_and_online) {
   BOOST_TEST(make_memory_source(flat, true, 0, 1)->num_periods() == 1);
   flat.feature_names[1] = "noise2";
   expect_error<InputError>([&] { make_memory_source(flat, false, 3, 1); }, "column 'noise2' clashes");
-  flat.X(0, 0) = std::nanf("");
+  flat.X(0, 0) = std::nanf("");  // a missing cell
+  flat.feature_names[1] = "x2";
+  BOOST_CHECK_NO_THROW(make_memory_source(flat, false, 0, 1));
+  flat.X(0, 0) = std::numeric_limits<float>::infinity();
   BOOST_CHECK_THROW(make_memory_source(flat, false, 0, 1), InputError);
 }
 

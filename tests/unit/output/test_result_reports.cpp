@@ -173,3 +173,37 @@ BOOST_AUTO_TEST_CASE(plot_script_draws_a_png) {
   write_run_state_h5(old, tmp / "old.h5");
   draw(tmp / "old.h5", tmp / "old.png");
 }
+
+BOOST_AUTO_TEST_CASE(missing_counts_reach_summary_csv_run_json_and_result_h5) {
+  TempDir tmp;
+  MethodResult r;
+  r.method = "first";
+  r.feature_names = {"a", "g"};
+  r.importance = {0.5, 0.9};
+  r.missing = {3, 0};
+  r.rows_without_target = 2;
+  write_summary_csv(r, tmp / "summary.csv");
+  BOOST_TEST(slurp(tmp / "summary.csv") == "feature,name,importance,selected,rank,missing\n"
+                                            "0,a,0.500000,0,2,3\n"
+                                            "1,g,0.900000,0,1,0\n");
+  write_run_json(r, tmp / "run.json");
+  const auto j = nlohmann::json::parse(slurp(tmp / "run.json"));
+  BOOST_TEST(j["missing"].size() == 2);
+  BOOST_TEST(j["missing"][0]["name"].get<std::string>() == "a");
+  BOOST_TEST(j["missing"][0]["missing"].get<int>() == 3);
+  BOOST_TEST(j["rows_without_target"].get<int>() == 2);
+  BOOST_TEST(j["top_features"][0]["missing"].get<int>() == 0);
+  write_result_h5(r, tmp / "result.h5");
+  const MethodResult back = read_result_h5(tmp / "result.h5");
+  BOOST_TEST(back.missing == r.missing, boost::test_tools::per_element());
+  BOOST_TEST(back.rows_without_target == 2);
+  // Not counted (simulated data): no column, no key, no dataset.
+  r.missing.clear();
+  r.rows_without_target = 0;
+  write_summary_csv(r, tmp / "plain.csv");
+  BOOST_TEST(slurp(tmp / "plain.csv").rfind("feature,name,importance,selected,rank\n", 0) == 0);
+  write_result_h5(r, tmp / "plain.h5");
+  BOOST_TEST(read_result_h5(tmp / "plain.h5").missing.empty());
+  r.missing = {1};
+  BOOST_CHECK_THROW(write_summary_csv(r, tmp / "bad.csv"), Error);
+}
