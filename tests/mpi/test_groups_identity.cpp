@@ -84,6 +84,9 @@ void check_job(const std::string& method_and_sections, bool binary) {
   BOOST_TEST(expected->feature_names == kFeatures);  // one row per feature, the categorical one under its name
   BOOST_TEST(expected->importance.size() == kFeatures.size());
   BOOST_TEST(expected->rank.size() == kFeatures.size());
+  BOOST_REQUIRE(expected->missing.size() == kFeatures.size());  // counted per feature: x1's NA and empty cells
+  BOOST_TEST(expected->missing[1] > 0);
+  BOOST_TEST(expected->missing[2] == 0);  // colour has none
   testing::expect_identical(*expected, *distributed);
 }
 

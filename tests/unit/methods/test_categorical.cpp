@@ -19,8 +19,7 @@ namespace {
 /// The categorical table with `noise` N(0,1) features appended after its 4 (numeric, one column each).
 Dataset wide_table(Index n, std::uint64_t seed, Index noise) {
   Dataset data = testing::categorical_table(n, seed, /*with_missing=*/true).data;
-  append_noise_features(data, noise, seed, 0, 0);
-  data.layout.append_numeric(6, noise);
+  append_noise_features(data, noise, seed, 0, 0);  // numeric features of the layout too
   return data;
 }
 
