@@ -21,7 +21,8 @@
 // to the child with more training rows (left only when strictly more). A node without missing rows in a column
 // that has some elsewhere sends them right (NaN right is scanned first and wins ties, as scikit-learn's
 // left-to-right scan does). Training rows without any missing cell keep "right" everywhere, so complete data gives
-// the trees it always did.
+// the trees (and model bytes) it always did: the direction is a per-node byte of the model, which keeps no node
+// counts from which prediction could pick the larger child instead.
 #include <cstdint>
 #include <memory>
 #include <span>
