@@ -39,6 +39,21 @@ result=$(/usr/bin/python3 "$CHECK" 0.9 "$WORK/agg-09" "$S/seed-1" "$S/seed-2" "$
 "$BANDITFS" aggregate "$S/seed-1" "$S/seed-2" --out "$WORK/agg" >/dev/null 2>&1 && ok ||
   fail "the same job's aggregate was not replaced"
 
+# run.interval sets the level of the bandit's credible interval (scipy's Beta quantiles); bounds (0, 1).
+"$BANDITFS" run "$WORK/job.toml" --quiet --set run.interval=0.5 --out "$WORK/half" >/dev/null 2>&1 ||
+  fail "run with run.interval = 0.5 failed"
+/usr/bin/python3 - "$WORK/half/result.h5" <<'PYEOF' && ok || fail "run.interval = 0.5: importance_lo/hi are not the quartiles"
+import sys, h5py, numpy as np
+from scipy.stats import beta
+f = h5py.File(sys.argv[1], "r")
+a, b = f["bandit/alpha"][()], f["bandit/beta"][()]
+assert f.attrs["interval"] == 0.5
+assert np.allclose(f["importance_lo"][()], beta.ppf(0.25, a, b), rtol=1e-12, atol=0)
+assert np.allclose(f["importance_hi"][()], beta.ppf(0.75, a, b), rtol=1e-12, atol=0)
+PYEOF
+expect_error interval "run.interval = 1 is out of range" -- \
+  "$BANDITFS" run "$WORK/job.toml" --quiet --set run.interval=1 --out "$WORK/out-interval"
+
 # Bad input.
 "$BANDITFS" run "$WORK/job.toml" --quiet --set run.seed=4 --set bandit.iterations=6 --out "$S/other" >/dev/null 2>&1 ||
   fail "run of the other job failed"

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/error.hpp"
 #include "data/detail/h5_handle.hpp"
 #include "output/result_io.hpp"
 #include "output_test_helpers.hpp"
