@@ -9,6 +9,8 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 # FIRST's kd-tree neighbour search: header-only; Debian's libnanoflann-dev ships nanoflann::nanoflann.
 find_package(nanoflann 1.4 REQUIRED)
+# Boost's headers (Debian's libboost-dev): Boost.Math's inverse incomplete beta for the bandit's credible intervals.
+find_package(Boost 1.74 REQUIRED)
 if(BANDITFS_BUILD_TESTS)
   find_package(Boost 1.74 REQUIRED COMPONENTS unit_test_framework)
 endif()

@@ -8,7 +8,7 @@ PACKAGES=(
   libeigen3-dev libhdf5-dev hdf5-tools
   libxgboost-dev xgboost libsvm-dev
   libtomlplusplus-dev libcli11-dev libspdlog-dev nlohmann-json3-dev libnanoflann-dev
-  libboost-test-dev
+  libboost-dev libboost-test-dev
   openmpi-bin libopenmpi-dev libboost-mpi-dev
   slurm-wlm munge
   python3-h5py python3-matplotlib python3-numpy python3-pandas python3-sklearn

@@ -147,4 +147,18 @@ void write_outputs(const MethodResult& result, const std::string& dir);
 /// beside it pins another file (a torn output set), as `banditfs inspect` refuses it.
 MethodResult read_result(const std::string& path);
 
+/// The default selection threshold of aggregate: a feature selected by at least half of the runs.
+constexpr double kAggregateThreshold = 0.5;
+
+/// The summary of R ≥ 2 separate runs of one job that differ only in run.seed (a SLURM array's seed-N/ folders;
+/// docs/design.md §4 "Aggregates"): `paths` are result.h5 files or run directories, each read as read_result reads it.
+/// The result has the runs' method, feature names and job (the lowest seed's text), importance = the mean importance
+/// over the runs, importance_lo/hi = the runs' equal-tailed range at their run.interval (numpy's linear quantiles),
+/// selected = the features with selection frequency ≥ `threshold` (in (0, 1]), the summary of the runs in
+/// `stability` (in ascending seed order, whatever the order of `paths`), the truth metrics of that selection when the
+/// truth is known, and the method's facts that every run has with the same value (no own datasets). InputError naming
+/// the file for a missing or unreadable result, fewer than 2 runs, two runs with the same seed, or runs of other
+/// methods, features, tasks or jobs (naming each differing key with both values).
+MethodResult aggregate(const std::vector<std::string>& paths, double threshold = kAggregateThreshold);
+
 }  // namespace bfs::api

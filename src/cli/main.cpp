@@ -1,4 +1,4 @@
-// banditfs command line: run a job, simulate a data set, inspect a result (docs/architecture.md).
+// banditfs command line: run a job, simulate a data set, inspect or aggregate results (docs/architecture.md).
 // Every failure ends here as one clear line on stderr and a non-zero exit.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "api/banditfs.hpp"
+#include "cli/aggregate_command.hpp"
 #include "cli/evaluate_command.hpp"
 #include "cli/gkx_commands.hpp"
 #include "cli/gkx_simulate_command.hpp"
@@ -387,11 +388,11 @@ int run_command_line(int argc, char** argv) {
   inspect->add_option("--top", inspect_top, "number of features to list");
 
   auto* keys = app.add_subcommand("keys", "list every job-file key with its bounds and meaning");
-
-  std::function<int()> run_prepare_gkx;
-  auto* prepare_gkx = bfs::cli::add_prepare_gkx_command(app, run_prepare_gkx);
-  std::function<int()> run_evaluate;
-  auto* evaluate = bfs::cli::add_evaluate_command(app, run_evaluate);
+  // Subcommands that live in files of their own: each registers itself and sets the function that runs it.
+  std::vector<std::pair<CLI::App*, std::function<int()>>> others(3);
+  others[0].first = bfs::cli::add_prepare_gkx_command(app, others[0].second);
+  others[1].first = bfs::cli::add_evaluate_command(app, others[1].second);
+  others[2].first = bfs::cli::add_aggregate_command(app, others[2].second);
 
   try {
     app.parse(argc, argv);
@@ -421,8 +422,8 @@ int run_command_line(int argc, char** argv) {
       return command_run(run_args, *session);
     }
     if (*sim) return dispatch_simulate(*sim, sim_args, gkx_like);
-    if (*prepare_gkx) return run_prepare_gkx();
-    if (*evaluate) return run_evaluate();
+    for (const auto& [sub, run_other] : others)
+      if (*sub) return run_other();
     if (*inspect) {
       print_inspection(api::read_result(inspect_path), std::cout, inspect_top);  // a directory: its result.h5
       return 0;

@@ -134,6 +134,9 @@ struct RunConfig {
   /// N = max(1, min(arms_per_round, workers / N)) groups, so a group of N or more ranks (a node, several nodes)
   /// evaluates each arm and, with random_forest or hgb, fits it together. Results do not depend on it.
   int group_size = 0;
+  /// Level of the interval written beside each importance (importance_lo, importance_hi): the bandit's equal-tailed
+  /// credible interval of each feature's Beta posterior; an aggregate's range of the importance over its runs.
+  double interval = 0.9;
 };
 
 struct JobConfig {

@@ -41,6 +41,10 @@ inline KeySpec range(double lo, double hi, const char* description) {
 inline KeySpec above(double lo, double hi, const char* description) {
   return KeySpec{lo, hi, {}, description, true};
 }
+/// (lo, hi)
+inline KeySpec between(double lo, double hi, const char* description) {
+  return KeySpec{lo, hi, {}, description, true, true};
+}
 /// One of the listed strings.
 inline KeySpec one_of(std::vector<std::string> choices, const char* description) {
   return KeySpec{-kInf, kInf, std::move(choices), description};

@@ -7,9 +7,15 @@
 // `selected` and a `rank` (1 = most important, ties by lower feature index; rank_by_importance). A method that has
 // a trajectory of its importance (the bandit: the posterior means after each iteration) fills `trajectory`.
 //
+// An interval of each importance (`importance_lo`, `importance_hi`) is optional: the bandit's equal-tailed credible
+// interval of its Beta posterior at level run.interval; an aggregate of R runs' range of the importance over them.
+// A summary of R runs (`stability`, run/stability_summary.hpp) is present only in a result made of several runs
+// (`banditfs aggregate`, stability selection).
+//
 // **The layout rule.** The neutral datasets live at the root of result.h5 (/feature_names, /importance, /selected,
-// /rank, /trajectory, /truth) with the run's facts as root attributes; a method's own datasets and facts live in
-// one group named after the method (/bandit/alpha, /bandit/evaluations/test_score, /first/forward_feature, ...).
+// /rank, /importance_lo, /importance_hi, /trajectory, /truth) with the run's facts as root attributes; the summary of
+// R runs, neutral too, in group /stability; a method's own datasets and facts live in one group named after the
+// method (/bandit/alpha, /bandit/evaluations/test_score, /first/forward_feature, ...).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +27,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "run/stability_summary.hpp"
 #include "run/truth_metrics.hpp"
 
 namespace bfs {
@@ -67,6 +74,9 @@ struct MethodResult {
   std::vector<double> importance;
   std::vector<FeatureId> selected;
   std::vector<std::int32_t> rank;
+  /// Optional (both empty or both p entries): an interval of each importance at level `interval_level`.
+  std::vector<double> importance_lo, importance_hi;
+  double interval_level = 0.0;
   std::vector<float> trajectory;  ///< optional, row-major [iterations × p]
   std::vector<FeatureId> truth;
   TruthMetrics metrics;
@@ -75,6 +85,8 @@ struct MethodResult {
   std::vector<std::int64_t> missing;
   /// Rows the reader dropped because their target was missing (a root attribute, run.json).
   std::int64_t rows_without_target = 0;
+  /// The summary of R runs this result is made of (empty for a single run).
+  StabilitySummary stability;
 
   /// Named seconds (wall_seconds first), root attributes and run.json "timings"; never in a dataset.
   std::vector<std::pair<std::string, double>> timings;

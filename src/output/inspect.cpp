@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "output/detail/result_checks.hpp"
@@ -110,6 +111,23 @@ void print_truth_line(const MethodResult& r, std::ostream& out) {
     out << ", never separated\n";
 }
 
+/// The interval's level and the summary of R runs, when the result has them.
+void print_neutral_facts(const MethodResult& r, std::ostream& out) {
+  if (!r.importance_lo.empty())
+    out << "  interval      level " << format("%g", r.interval_level) << " (columns lo, hi)\n";
+  if (!r.stability.empty())
+    out << "  stability     " << r.stability.runs
+        << " runs; selected: frequency >= " << format("%g", r.stability.threshold) << "\n";
+}
+
+/// The neutral per-feature columns of the table: the interval, the selection frequency.
+std::vector<std::pair<std::string, const std::vector<double>*>> neutral_columns(const MethodResult& r) {
+  std::vector<std::pair<std::string, const std::vector<double>*>> columns;
+  if (!r.importance_lo.empty()) columns = {{"lo", &r.importance_lo}, {"hi", &r.importance_hi}};
+  if (!r.stability.empty()) columns.emplace_back("frequency", &r.stability.selection_frequency);
+  return columns;
+}
+
 }  // namespace
 
 void print_inspection(const MethodResult& r, std::ostream& out, int top) {
@@ -131,6 +149,7 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   out << "   stop: " << or_dash(r.stop_reason) << "\n";
   out << "  features      " << p << ", selected " << r.selected.size() << "\n";
   print_group_facts(r, out);
+  print_neutral_facts(r, out);
   if (r.metrics.known) print_truth_line(r, out);
   print_timings(r, out);
   if (!problem.empty()) {
@@ -147,6 +166,7 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   const std::string meaning = r.importance_meaning.empty() ? "importance" : r.importance_meaning;
   const int w = static_cast<int>(name_width);
   const int iw = static_cast<int>(std::max<std::size_t>(8, meaning.size()));
+  const auto neutral = neutral_columns(r);  // before the method's own columns
   std::vector<const MethodDataset*> columns;
   std::vector<int> column_width;
   for (const auto& name : r.feature_columns) {
@@ -157,12 +177,14 @@ void print_inspection(const MethodResult& r, std::ostream& out, int top) {
   out << "\n  top " << shown << " of " << p << " features by " << meaning << "  (sel: * = selected"
       << (r.metrics.known ? ", true: T = truly relevant" : "") << ")\n";
   out << format("  %5s %8s  %-*s %*s", "rank", "feature", w, "name", iw, meaning.c_str());
+  for (const auto& column : neutral) out << format(" %9s", column.first.c_str());
   for (std::size_t c = 0; c < columns.size(); ++c) out << format(" %*s", column_width[c], r.feature_columns[c].c_str());
   out << "  sel" << (r.metrics.known ? "  true" : "") << "\n";
   for (std::size_t i = 0; i < shown; ++i) {
     const auto k = static_cast<std::size_t>(order[i]);
     out << format("  %5d %8zu  %-*s %*s", static_cast<int>(rank[k]), k, w, shorten(r.feature_names[k]).c_str(), iw,
                   importance_text(r.importance[k]).c_str());
+    for (const auto& column : neutral) out << format(" %9s", importance_text((*column.second)[k]).c_str());
     for (std::size_t c = 0; c < columns.size(); ++c) {
       if (detail::column_is_text(*columns[c])) {
         out << format(" %*s", column_width[c], shorten(detail::column_text(*columns[c], k), 10).c_str());

@@ -173,6 +173,29 @@ void read_new_layout(const Reader& in, MethodResult& r) {
   }
 }
 
+/// The optional neutral parts: the importance interval (with its level) and the summary of R runs in /stability.
+void read_interval_and_stability(const Reader& in, MethodResult& r) {
+  const std::size_t p = r.feature_names.size();
+  if (in.has("importance_lo") || in.has("importance_hi")) {
+    r.importance_lo = in.read_1d<double>("importance_lo");
+    r.importance_hi = in.read_1d<double>("importance_hi");
+    if (r.importance_lo.size() != p || r.importance_hi.size() != p)
+      in.fail(detail::concat("/importance_lo and /importance_hi must have one entry per feature name (", p, ")"));
+    r.interval_level = in.attr_or<double>("interval", 0.0);
+  }
+  if (!in.is_group("stability")) return;
+  StabilitySummary& s = r.stability;
+  s.runs = in.attr<std::int64_t>("runs", "stability");
+  s.threshold = in.attr<double>("threshold", "stability");
+  if (s.runs < 1) in.fail(detail::concat("/stability has runs = ", s.runs, ", not at least 1"));
+  for (auto& [name, column] : s.columns()) {
+    *column = in.read_1d<double>("stability/" + name);
+    if (column->size() != p)
+      in.fail(detail::concat("/stability/", name, " must have one entry per feature name (", p, ")"));
+  }
+  if (in.has("stability/seeds")) s.run_seeds = in.read_1d<std::uint64_t>("stability/seeds");
+}
+
 }  // namespace
 
 MethodResult read_result_h5(const std::string& path) {
@@ -213,6 +236,7 @@ MethodResult read_result_h5(const std::string& path) {
     r.metrics.hamming = in.attr_or<std::int64_t>("hamming", 0);
     r.metrics.separation_iteration = in.attr_or<std::int32_t>("separation_iteration", -1);
   }
+  read_interval_and_stability(in, r);
   read_timings(in, r);
   return r;
 }

@@ -78,6 +78,16 @@ void write_fact(Groups& groups, const MethodFact& f) {
   std::visit([&](const auto& value) { write_attr(loc, leaf.c_str(), value); }, f.value);
 }
 
+/// /stability: the per-feature summary of R runs (run/stability_summary.hpp), the runs' seeds when they are separate
+/// results, attributes runs and threshold.
+void write_stability(hid_t root, const StabilitySummary& s) {
+  const H5Handle group = untimed_group(root, "stability");
+  for (const auto& [name, values] : s.columns()) write_1d(group.get(), name.c_str(), *values);
+  if (!s.run_seeds.empty()) write_1d(group.get(), "seeds", s.run_seeds);
+  write_attr(group.get(), "runs", s.runs);
+  write_attr(group.get(), "threshold", s.threshold);
+}
+
 void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, const std::string& tmp) {
   const std::size_t p = r.feature_names.size();
   H5Handle fcpl = detail::h5_plist(check_id(H5Pcreate(H5P_FILE_CREATE), "file properties"));
@@ -90,10 +100,15 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   write_1d(root, "importance", r.importance);
   write_1d(root, "selected", r.selected);
   write_1d(root, "rank", rank);
+  if (!r.importance_lo.empty()) {
+    write_1d(root, "importance_lo", r.importance_lo);
+    write_1d(root, "importance_hi", r.importance_hi);
+  }
   if (!r.trajectory.empty()) write_trajectory(root, r.trajectory, p);
   if (r.metrics.known) write_1d(root, "truth", r.truth);
   if (!r.missing.empty()) write_1d(root, "missing", r.missing);
 
+  if (!r.stability.empty()) write_stability(root, r.stability);
   {
     Groups groups(root, r.own_group());
     for (const MethodDataset& d : r.datasets) write_dataset(groups, d);
@@ -117,6 +132,7 @@ void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, co
   if (r.iteration_unit != "iterations") write_attr(root, "iteration_unit", r.iteration_unit);
   write_attr(root, "stop_reason", r.stop_reason);
   write_attr(root, "importance_meaning", r.importance_meaning);
+  if (!r.importance_lo.empty()) write_attr(root, "interval", r.interval_level);
   if (r.metrics.known) {
     write_attr(root, "fdp", r.metrics.fdp);
     write_attr(root, "power", r.metrics.power);

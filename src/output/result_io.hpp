@@ -7,10 +7,15 @@
 // result.h5 layout (the layout rule of methods/result.hpp):
 //   root datasets   /feature_names (strings [p]), /importance (float64 [p]), /selected (int32 ids), /rank (int32 [p]),
 //                   /trajectory (float32 [iterations × p], only when the method has one), /truth (int32 ids, when
-//                   known)
+//                   known), /importance_lo and /importance_hi (float64 [p], when the result has an interval)
 //   root attributes version, method, task, data_origin, job, seed (uint64), ranks, threads, iterations (int32),
 //                   stop_reason, importance_meaning; fdp, power, hamming (int64), separation_iteration (int32) when the
-//                   truth is known; every timing (float64, named "*_seconds" or "bytes_sent")
+//                   truth is known; interval (float64, the interval's level) with /importance_lo; every timing
+//                   (float64, named "*_seconds" or "bytes_sent")
+//   group /stability only in a result made of R runs (run/stability_summary.hpp): float64 [p] selection_frequency,
+//                   importance_mean, importance_sd, importance_q05, importance_q50, importance_q95, rank_mean,
+//                   rank_sd; uint64 [R] seeds when the runs were separate results; attributes runs (int64),
+//                   threshold (float64)
 //   group /<method> the method's own datasets at their names ("evaluations/test_score" is in subgroup evaluations),
 //                   its facts as attributes of the group or of the subgroup before the last '/', and the string
 //                   attribute "feature_columns" (the per-feature datasets summary.csv and inspect show, joined by ",")
@@ -34,7 +39,8 @@ void write_result_h5(const MethodResult& r, const std::string& path);
 /// /posterior_mean and alpha, beta, iteration_period, evaluations/*, tuning/* as its own datasets. InputError naming
 /// the file for a missing file, a file that is not HDF5 or a missing dataset.
 MethodResult read_result_h5(const std::string& path);
-/// summary.csv: feature,name,importance,selected,rank, then one column per feature column (rank 1 = most important).
+/// summary.csv: feature,name,importance,selected,rank, then importance_lo,importance_hi (with an interval), the
+/// /stability columns (a result of R runs), and one column per feature column (rank 1 = most important).
 void write_summary_csv(const MethodResult& r, const std::string& path);
 /// A file's size and 64-bit FNV-1a digest (hex): how run.json pins the other files of its set
 /// (output/run_directory.hpp).

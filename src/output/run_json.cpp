@@ -58,6 +58,20 @@ Json method_json(const MethodResult& r, const std::string& path) {
   return j;
 }
 
+/// "stability": R, the selection threshold and, for separate results, each run's file and seed.
+Json stability_json(const StabilitySummary& s) {
+  Json j = {{"runs", s.runs}, {"threshold", s.threshold}};
+  if (s.run_sources.empty()) return j;
+  Json runs = Json::array();
+  for (std::size_t i = 0; i < s.run_sources.size(); ++i) {
+    Json run = {{"result", s.run_sources[i]}};
+    if (i < s.run_seeds.size()) run["seed"] = s.run_seeds[i];
+    runs.push_back(std::move(run));
+  }
+  j["sources"] = std::move(runs);
+  return j;
+}
+
 }  // namespace
 
 void write_run_json(const MethodResult& r, const std::string& path, const std::vector<FileDigest>& outputs) {
@@ -105,12 +119,22 @@ void write_run_json(const MethodResult& r, const std::string& path, const std::v
     j["truth"] = r.truth;
   }
 
+  if (!r.importance_lo.empty()) j["interval"] = r.interval_level;
+  if (!r.stability.empty()) j["stability"] = stability_json(r.stability);
   if (!r.method.empty()) j[r.method] = method_json(r, path);
 
   Json top = Json::array();
   for (std::size_t i = 0; i < std::min(kJsonTopFeatures, order.size()); ++i) {
     const auto k = static_cast<std::size_t>(order[i]);
     Json row = {{"rank", rank[k]}, {"feature", k}, {"name", r.feature_names[k]}, {"importance", r.importance[k]}};
+    if (!r.importance_lo.empty()) {
+      row["importance_lo"] = r.importance_lo[k];
+      row["importance_hi"] = r.importance_hi[k];
+    }
+    if (!r.stability.empty()) {
+      row["selection_frequency"] = r.stability.selection_frequency[k];
+      row["rank_mean"] = r.stability.rank_mean[k];
+    }
     for (const auto& name : r.feature_columns) row[name] = column_json(*r.dataset(name), k);
     if (!r.missing.empty()) row["missing"] = r.missing[k];
     row["selected"] = static_cast<bool>(selected_flag[k]);

@@ -31,18 +31,25 @@ std::map<std::string, std::string> job_keys(const std::string& text) {
 
 }  // namespace
 
-std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text, const std::string& saved) {
-  const auto before = job_keys(checkpoint_text), now = job_keys(job_text);
+std::string differing_result_keys(const std::string& text_a, const std::string& text_b, const std::string& name_a,
+                                  const std::string& name_b, const std::set<std::string>& ignored) {
+  const auto before = job_keys(text_a), now = job_keys(text_b);
   std::set<std::string> names;
   for (const auto& [key, value] : before) names.insert(key);
   for (const auto& [key, value] : now) names.insert(key);
   std::string out;
   for (const auto& key : names) {
-    if (is_result_neutral_key(key)) continue;
+    if (is_result_neutral_key(key) || ignored.count(key) != 0) continue;
     const auto a = before.find(key), b = now.find(key);
     const std::string va = a == before.end() ? "unset" : a->second, vb = b == now.end() ? "unset" : b->second;
-    if (va != vb) out += detail::concat(out.empty() ? "" : ", ", key, " (", saved, " ", va, ", this job ", vb, ")");
+    if (va != vb)
+      out += detail::concat(out.empty() ? "" : ", ", key, " (", name_a, " ", va, ", ", name_b, " ", vb, ")");
   }
+  return out;
+}
+
+std::string differing_keys(const std::string& checkpoint_text, const std::string& job_text, const std::string& saved) {
+  const std::string out = differing_result_keys(checkpoint_text, job_text, saved, "this job");
   return out.empty() ? "the job text differs" : out;
 }
 

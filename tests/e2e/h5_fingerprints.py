@@ -32,7 +32,7 @@ LAYOUT_MAP = [
     ("/tuning/", "/bandit/tuning/"),
 ]
 # Datasets of the new layout that the pins do not have (and nothing else may be extra).
-NEW_DATASETS = {"/rank"}
+NEW_DATASETS = {"/rank", "/importance_lo", "/importance_hi"}
 
 
 def fingerprints(path):

@@ -75,6 +75,10 @@ void visit(RunConfig& c, V& v) {
   v("progress_seconds", c.progress_seconds, range(0, 1e6, "seconds between progress lines").result_neutral());
   v("group_size", c.group_size,
     range(0, 1e6, "MPI worker ranks per bandit group (0 = one group per arm)").result_neutral());
+  v("interval", c.interval,
+    between(0, 1,
+            "level of importance_lo/importance_hi: the bandit's equal-tailed credible interval of each Beta "
+            "posterior (0.9 = its 5% and 95% quantiles)"));
 }
 
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).

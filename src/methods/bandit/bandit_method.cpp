@@ -32,6 +32,7 @@ class BanditMethod final : public Method {
                  : bandit::run_distributed(run.comm, run.job, run.job_text, run.context, run.control, run.on_round);
     if (!state) return std::nullopt;
     MethodResult result = bandit::to_method_result(*state);
+    bandit::add_credible_interval(*state, run.job.run.interval, result);
     if (run.job.data.knockoffs != Knockoffs::None) bandit::add_knockoff_facts(result);
     return result;
   }

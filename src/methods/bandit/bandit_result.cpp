@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "data/knockoffs.hpp"
+#include "methods/bandit/beta_posterior.hpp"
 
 namespace bfs::bandit {
 namespace {
@@ -121,6 +123,16 @@ MethodResult to_method_result(const RunResult& run) {
   }
   out.manifest_json = manifest.dump();
   return out;
+}
+
+void add_credible_interval(const RunResult& run, double level, MethodResult& result) {
+  const std::size_t p = run.alpha.size();
+  result.importance_lo.resize(p);
+  result.importance_hi.resize(p);
+  for (std::size_t k = 0; k < p; ++k)
+    std::tie(result.importance_lo[k], result.importance_hi[k]) =
+        beta_credible_interval(run.alpha[k], run.beta[k], level);
+  result.interval_level = level;
 }
 
 void add_knockoff_facts(MethodResult& result) {

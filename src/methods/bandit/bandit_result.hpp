@@ -10,6 +10,9 @@
 namespace bfs::bandit {
 
 MethodResult to_method_result(const RunResult& run);
+/// importance_lo/importance_hi: the equal-tailed credible interval of each feature's Beta(α, β) posterior at `level`
+/// (run.interval), the interval of the posterior mean that is the importance.
+void add_credible_interval(const RunResult& run, double level, MethodResult& result);
 /// With data.knockoffs ([TVS §7.2]): facts knockoffs/selected (knockoff columns selected) and knockoffs/ratio
 /// (that count over max(1, the other columns selected)), the paper's check that the selection is not noise.
 void add_knockoff_facts(MethodResult& result);

@@ -1,5 +1,7 @@
 #include "methods/bandit/beta_posterior.hpp"
 
+#include <boost/math/special_functions/beta.hpp>
+
 #include "core/error.hpp"
 
 namespace bfs {
@@ -43,6 +45,12 @@ std::vector<double> BetaPosterior::sample(Rng& rng) const {
   std::vector<double> theta(alpha_.size());
   for (std::size_t k = 0; k < theta.size(); ++k) theta[k] = rng.beta(alpha_[k], beta_[k]);
   return theta;
+}
+
+std::pair<double, double> beta_credible_interval(double alpha, double beta, double level) {
+  BFS_CHECK(alpha > 0.0 && beta > 0.0 && level > 0.0 && level < 1.0, "Beta(", alpha, ", ", beta, ") at level ", level);
+  const double tail = (1.0 - level) / 2.0;
+  return {boost::math::ibeta_inv(alpha, beta, tail), boost::math::ibeta_inv(alpha, beta, 1.0 - tail)};
 }
 
 }  // namespace bfs

@@ -2,6 +2,7 @@
 // Per-feature Beta posteriors of the combinatorial semi-bandit ([Wu §3.2, Alg. 2] "Update Beta
 // parameters"; [TVS Table 1 step U]). Only played arms are updated unless unplayed arms are counted as failures.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -33,5 +34,12 @@ class BetaPosterior {
   std::vector<double> alpha_;
   std::vector<double> beta_;
 };
+
+/// The equal-tailed credible interval of Beta(alpha, beta) at `level` in (0, 1): its (1 − level)/2 and (1 + level)/2
+/// quantiles, to near double precision (the inverse regularized incomplete beta function, Boost.Math's ibeta_inv).
+/// For α, β ≥ 1 (the default prior Beta(1, 1) and every posterior grown from it) the CDF at the mean α/(α + β) lies
+/// within [1/e, 1 − 1/e] ≈ [0.37, 0.63], so the mean is inside the interval at every level ≥ 0.27; a prior
+/// with α or β below 1 can put a very skewed posterior's mean outside it (nothing forces it in).
+std::pair<double, double> beta_credible_interval(double alpha, double beta, double level);
 
 }  // namespace bfs

@@ -42,6 +42,13 @@ inline std::string per_feature_problem(const MethodResult& r) {
     for (FeatureId k : r.truth)
       if (k < 0 || static_cast<std::size_t>(k) >= p)
         return concat("true feature ", k, " is out of range (p = ", p, ")");
+  if (r.importance_lo.size() != r.importance_hi.size() || (!r.importance_lo.empty() && r.importance_lo.size() != p))
+    return concat("importance_lo and importance_hi have ", r.importance_lo.size(), " and ", r.importance_hi.size(),
+                  " values, not both none or both one per feature (", p, ")");
+  if (!r.stability.empty())
+    for (const auto& [name, values] : r.stability.columns())
+      if (values->size() != p)
+        return concat("stability column ", name, " has ", values->size(), " values, not one per feature (", p, ")");
   for (const auto& name : r.feature_columns) {
     const MethodDataset* d = feature_column(r, name);
     if (d == nullptr) return concat("feature column '", name, "' is not one of the method's datasets");
@@ -77,8 +84,9 @@ inline void validate_for_h5(const MethodResult& r, const std::string& path) {
   validate_per_feature(r, path);
   auto fail = [&](const auto&... parts) { throw Error(concat("cannot write '", path, "': ", parts...)); };
   const std::size_t p = r.feature_names.size();
-  static const std::set<std::string> root_names = {"feature_names", "importance", "selected", "rank",
-                                                   "trajectory",    "truth",      "missing"};
+  static const std::set<std::string> root_names = {"feature_names", "importance", "importance_lo", "importance_hi",
+                                                   "selected",      "rank",       "trajectory",    "truth",
+                                                   "missing",       "stability"};
   if (r.method.empty() || r.method.find('/') != std::string::npos || r.method == "." || r.method == ".." ||
       root_names.count(r.method) != 0)
     fail("the method name '", r.method, "' cannot name its group");

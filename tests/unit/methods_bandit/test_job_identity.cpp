@@ -77,6 +77,18 @@ BOOST_AUTO_TEST_CASE(a_key_that_changes_results_changes_the_job_hash_and_is_name
   BOOST_TEST(differing_keys(dump_job(base), dump_job(deeper)) == "estimator.max_depth (checkpoint 0, this job 4)");
 }
 
+BOOST_AUTO_TEST_CASE(an_aggregate_compares_jobs_without_their_seeds_and_names_both_sources) {
+  const std::string base = dump_job(parse({"estimator.name=hgb"}));
+  const std::string seeded = dump_job(parse({"estimator.name=hgb", "run.seed=99", "run.threads=2"}));
+  BOOST_TEST(differing_result_keys(base, seeded, "a", "b", {"run.seed"}) == "");
+  BOOST_TEST(differing_result_keys(base, seeded, "a", "b") == "run.seed (a 1, b 99)");
+  // run.interval changes the outputs (importance_lo/hi), so runs at two levels are two jobs.
+  const std::string level = dump_job(parse({"estimator.name=hgb", "run.seed=5", "run.interval=0.8"}));
+  BOOST_TEST(
+      differing_result_keys(base, level, "a/result.h5", "b/result.h5", {"run.seed"}) ==
+      "run.interval (a/result.h5 0.90000000000000002, b/result.h5 0.80000000000000004)");  // the dump's 17 digits
+}
+
 BOOST_AUTO_TEST_CASE(the_identity_text_is_the_dump_with_the_result_neutral_keys_at_their_defaults) {
   const JobConfig job = parse({"estimator.name=hgb", "run.threads=3", "estimator.group_split=rows"});
   const JobConfig plain = parse({"estimator.name=hgb"});

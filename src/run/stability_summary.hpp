@@ -1,0 +1,60 @@
+#pragma once
+// The summary of R runs of one method on one data set, method-neutral and pure: per feature how often the runs
+// selected it (the selection frequency π̂ of stability selection [MeinshausenBuhlmann §2], [ShahSamworth §2]), and
+// the spread of its importance and rank over the runs. `banditfs aggregate` fills it from R seed runs; stability
+// selection fills it from its 2B half-sample runs. Where it goes in the outputs: output/result_io.hpp (/stability)
+// and docs/design.md §4.
+//
+// Definitions (R runs, feature k; checked against numpy in tests/unit/run and tests/e2e/aggregate_check.py):
+//   selection_frequency  share of the runs whose selected set holds k
+//   importance_mean/sd   mean and sample standard deviation (divisor R − 1: R's sd, numpy's ddof=1)
+//   importance_qXX       quantile at XX% by linear interpolation between order statistics (Hyndman & Fan's type
+//                        7, numpy.quantile's default "linear": position (R − 1)·q of the sorted values); NaN when
+//                        any run's importance is NaN, as numpy gives
+//   rank_mean/sd         the same of the rank (1 = most important)
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace bfs {
+
+/// One run's per-feature outcome: importance, selected flags (0/1) and rank, p entries each.
+struct RunOutcome {
+  std::vector<double> importance;
+  std::vector<std::uint8_t> selected;
+  std::vector<std::int32_t> rank;
+};
+
+struct StabilitySummary {
+  std::int64_t runs = 0;  ///< R; 0 = no summary (a single run's result)
+  /// π_thr: the features with selection_frequency ≥ threshold are the result's selected set.
+  double threshold = 0.0;
+  std::vector<double> selection_frequency;
+  std::vector<double> importance_mean, importance_sd;
+  std::vector<double> importance_q05, importance_q50, importance_q95;
+  std::vector<double> rank_mean, rank_sd;
+  /// The runs when they are separate results (`banditfs aggregate`): each one's result file and seed, in the order
+  /// summarized; empty when the runs are the method's own (stability selection's half-sample runs).
+  std::vector<std::string> run_sources;
+  std::vector<std::uint64_t> run_seeds;
+
+  bool empty() const { return runs == 0; }
+  /// The per-feature columns in output order (name, values): result.h5 /stability/<name>, summary.csv columns.
+  std::vector<std::pair<std::string, const std::vector<double>*>> columns() const;
+  std::vector<std::pair<std::string, std::vector<double>*>> columns();
+};
+
+/// numpy.quantile(values, q) with the default method "linear" (type 7); NaN when `values` holds a NaN. `values`
+/// need not be sorted; q in [0, 1]. InternalError on no values.
+double linear_quantile(std::vector<double> values, double q);
+
+/// The summary of `runs` (R ≥ 1, every run with p entries in each vector; InternalError else) with threshold 0.
+StabilitySummary summarize_runs(const std::vector<RunOutcome>& runs);
+
+/// The features with selection_frequency ≥ threshold, ascending.
+FeatureSet stable_set(const StabilitySummary& summary, double threshold);
+
+}  // namespace bfs
