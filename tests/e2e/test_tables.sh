@@ -39,8 +39,11 @@ with h5py.File(f"{out}/result.h5", "r") as f:
     assert f["importance"].shape == (4,) and sorted(f["rank"][()]) == [1, 2, 3, 4]
 rank = {r["name"]: int(r["rank"]) for r in rows}
 assert {rank["x1"], rank["color"]} == {1, 2}, f"ranks: {rank}"
-run = json.dumps(json.load(open(f"{out}/run.json")))
-assert "rows_without_target" in run, "run.json: no count of the rows without a target"
+missing = {r["name"]: int(r["missing"]) for r in rows}
+assert missing == {"x1": 12, "x2": 10, "x3": 0, "color": 8}, f"summary.csv missing: {missing}"
+run = json.load(open(f"{out}/run.json"))
+assert run["rows_without_target"] == 6, f"run.json rows_without_target: {run.get('rows_without_target')}"
+assert {m["name"]: m["missing"] for m in run["missing"]} == missing, f"run.json missing: {run['missing']}"
 PYEOF
 }
 
@@ -60,7 +63,7 @@ same=$(compare_datasets "$WORK/out-bandit/result.h5" "$WORK/out-bandit_again/res
 
 # data.missing = "error" refuses the table, naming a column with missing cells and how many.
 for method in bandit first fuse; do
-  expect_error "${method}_missing_error" "x1" -- run_job "${method}_missing_error" "$("${method}_job" 'missing = "error"')"
+  expect_error "${method}_missing_error" "column 'y' has 6 missing values" -- run_job "${method}_missing_error" "$("${method}_job" 'missing = "error"')"
 done
 
 finish
