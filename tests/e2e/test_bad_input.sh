@@ -20,6 +20,7 @@ def write(name, **datasets):
 write("no_x", y=y)
 write("mismatch", X=X, y=y[:40])
 Xn = X.copy(); Xn[7, 2] = np.nan; write("nan_x", X=Xn, y=y)
+Xi = X.copy(); Xi[7, 2] = np.inf; write("inf_x", X=Xi, y=y)
 yi = y.copy(); yi[3] = np.inf; write("inf_y", X=X, y=yi)
 write("p0", X=np.zeros((50, 0), np.float32), y=y)
 write("few", X=X[:4], y=y[:4])
@@ -29,7 +30,10 @@ write("tiny_y", X=X, y=y * 1e-310)
 PYEOF
 expect_error no_x "/X" -- run_job no_x "$(hdf5_job "$WORK/no_x.h5")"
 expect_error mismatch "40" -- run_job mismatch "$(hdf5_job "$WORK/mismatch.h5")"
-expect_error nan_x "NaN" -- run_job nan_x "$(hdf5_job "$WORK/nan_x.h5")"
+# NaN in /X is a missing cell (README, data section): refused only when the job says data.missing = "error"; ±Inf
+# is never a value.
+expect_error nan_x "x3" -- run_job nan_x "$(hdf5_job "$WORK/nan_x.h5" | sed 's|^\[data\]$|[data]\nmissing = "error"|')"
+expect_error inf_x "x3" -- run_job inf_x "$(hdf5_job "$WORK/inf_x.h5")"
 expect_error inf_y "y" -- run_job inf_y "$(hdf5_job "$WORK/inf_y.h5")"
 expect_error p0 "p = 0" -- run_job p0 "$(hdf5_job "$WORK/p0.h5")"
 expect_error few_rows "too few" -- run_job few "$(hdf5_job "$WORK/few.h5")"

@@ -31,7 +31,10 @@ csv_first() { printf '[method]\nname = "first"\n[data]\nsource = "csv"\npath = "
 expect_error constant_y "y is constant: FIRST has no variance to explain" \
   -- run_job constant_y "$(csv_first "$WORK/constant.csv")"
 awk 'BEGIN { srand(3); print "a,b,y"; for (i = 0; i < 30; i++) printf "%s,%.4f,%.4f\n", i == 7 ? "nan" : rand(), rand(), rand() }' >"$WORK/nan.csv"
-expect_error nan_cell "nan.csv" -- run_job nan_cell "$(csv_first "$WORK/nan.csv")"
+# A "nan" cell is missing (pandas' NA tokens): FIRST fills it with its column's mean, unless data.missing = "error".
+run_job nan_cell "$(csv_first "$WORK/nan.csv")" >/dev/null 2>&1 && ok || fail "FIRST on a CSV with a nan cell failed"
+expect_error nan_cell_refused "nan.csv" -- run_job nan_cell_refused "$(csv_first "$WORK/nan.csv")
+missing = \"error\""
 # simulate with [FIRST]'s designs: --rho for a DGP that takes none, rho outside [0, 1) or not finite, and p below
 # the design's largest true feature are refused with the option and its value, and nothing is written.
 sim_bad() {  # sim_bad NAME MESSAGE DGP-AND-OPTIONS...
