@@ -12,6 +12,7 @@
 #include "core/types.hpp"
 #include "data/feature_layout.hpp"
 #include "methods/fuse/reward.hpp"
+#include "methods/fuse/tree.hpp"
 
 namespace bfs::fuse {
 
@@ -20,8 +21,7 @@ namespace bfs::fuse {
 void append_shadows(TrainingSet& set, FeatureLayout& layout, const std::vector<FeatureId>& sources, std::uint64_t seed);
 
 /// The most-visited path up to its first shadow (a feature id ≥ p): the path of the data's features.
-template <typename Step>
-std::vector<Step> path_before_shadows(std::vector<Step> path, std::int32_t p) {
+inline std::vector<PathStep> path_before_shadows(std::vector<PathStep> path, std::int32_t p) {
   std::size_t keep = 0;
   while (keep < path.size() && path[keep].feature < p) ++keep;
   path.resize(keep);
