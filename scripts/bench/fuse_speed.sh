@@ -31,7 +31,7 @@ EOF
 
 c_e=1  # banditfs's default; the peer is told the same, so both run the same search
 job() {  # job DATA BATCH: a fuse job on DATA, B = BATCH, the defaults otherwise
-  printf '[method]\nname = "fuse"\niterations = %d\nbatch = %d\nc_e = '"$c_e"'\n[data]\nsource = "hdf5"\npath = "%s"\ntask = "binary"\n[run]\nseed = 1\nthreads = 1\n' \
+  printf '[method]\nname = "fuse"\nselect = "rave"\niterations = %d\nbatch = %d\nc_e = '"$c_e"'\n[data]\nsource = "hdf5"\npath = "%s"\ntask = "binary"\n[run]\nseed = 1\nthreads = 1\n' \
     "$iterations" "$2" "$1"
 }
 

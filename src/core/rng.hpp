@@ -29,8 +29,10 @@ enum class Purpose : std::uint64_t {
   Tuning = 12,       ///< hyper-parameter tuning: k-fold assignment (feature 0) and CV fit seeds (feature 1)
   Search = 13,       ///< a tree search's descent (FUSE: round = iteration)
   Subsample = 14,    ///< a fresh validation subsample (FUSE's reward)
-  Shadow = 15,       ///< reward.null = "shadow": which features get shadows (feature 2^40) and their row shuffles
-  Knockoff = 16,     ///< data.knockoffs: the Gaussian draw of a loaded row's knockoffs (round = period, slot = row)
+  Shadow =
+      15,  ///< shadow features: the bandit's reward.null = "shadow" (round, slot = the evaluation), FUSE's and
+           ///< cmab-scores' select = "shadow" (round 0, slot 0); which features (feature 2^40) and each row shuffle
+  Knockoff = 16,  ///< data.knockoffs: the Gaussian draw of a loaded row's knockoffs (round = period, slot = row)
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

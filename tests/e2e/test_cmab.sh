@@ -55,10 +55,22 @@ top5 = set(np.argsort(-sim["importance"][()], kind="stable")[:5])
 assert top5 == {0, 1, 2, 3, 4}, top5
 assert list(sim["truth"][()]) == [0, 1, 2, 3, 4]
 assert sim.attrs["method"] in ("cmab-scores", b"cmab-scores")
+# select = "shadow" (the default): the selected set is the features above the threshold, x1..x5 among them; no
+# dataset holds a shadow (every per-feature dataset has p rows), only the threshold is written.
+g = sim["cmab"]
+assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == p
+t, imp = g.attrs["shadow_threshold"], sim["importance"][()]
+sel = list(sim["selected"][()])
+assert sel == [j for j in range(p) if imp[j] > t] and {0, 1, 2, 3, 4} <= set(sel), (sel, t)
+for name in ["cmab/hie", "cmab/hdd", "cmab/kl", "cmab/ed", "cmab/chi", "cmab/mi", "cmab/bins", "rank"]:
+    assert sim[name].shape[0] == p, name
 PYEOF
 # The progress line counts features scored, not iterations: its last report is "feature p/p".
 "$BANDITFS" run "$WORK/sim.toml" --out "$WORK/out-progress" >/dev/null 2>"$WORK/progress.err"
 grep -q '^feature 10/10 (100%)' "$WORK/progress.err" && ok || fail "cmab progress line: $(cat "$WORK/progress.err")"
+grep -c . "$WORK/out-sim/summary.csv" | grep -qx 11 && ok || fail "summary.csv: a row per feature, none for a shadow"
+grep -q 'select = "shadow": .* features have a combined score above .*, the maximum of 10 shadows' \
+  "$WORK/out-sim/banditfs.log" && ok || fail "the log says what the shadow rule selected"
 head -1 "$WORK/out-sim/summary.csv" | grep -qx 'feature,name,importance,selected,rank,hie,hdd,kl,ed,chi,mi,bins' && ok ||
   fail "summary.csv header: $(head -1 "$WORK/out-sim/summary.csv")"
 "$BANDITFS" inspect "$WORK/out-sim" >"$WORK/inspect.txt" 2>&1 && grep -q "cmab-scores" "$WORK/inspect.txt" && ok ||
@@ -100,9 +112,15 @@ expect_error unknown_control_arm 'method.control_arm = "z"' \
   -- run_job unknown_control_arm "$(cmab_job "$(csv_data good)" 'control_arm = "z"')"
 # top-k against p (the rule fuse's top follows): p itself is allowed, p + 1 refused naming key, value, p and the data.
 too_many="method.select_top = 11 is more than the 10 features of simulate cmab-hte (seed 5); set method.select_top to at most 10"
-expect_error select_top_too_large "$too_many" -- run_job select_top_too_large "$(cmab_job "$sim_data" 'select_top = 11')"
-run_job select_top_p "$(cmab_job "$sim_data" 'select_top = 10')" >/dev/null 2>"$WORK/top.err" && ok ||
+top() { printf 'select = "top"\nselect_top = %s' "$1"; }
+expect_error select_top_too_large "$too_many" -- run_job select_top_too_large "$(cmab_job "$sim_data" "$(top 11)")"
+run_job select_top_p "$(cmab_job "$sim_data" "$(top 10)")" >/dev/null 2>"$WORK/top.err" && ok ||
   fail "select_top = p: $(cat "$WORK/top.err")"
+# select_top without select = "top" would be silently ignored under the default: refused, saying what to add.
+expect_error select_top_with_shadow 'method.select_top = 3 is read only with method.select = "top"' \
+  -- run_job select_top_with_shadow "$(cmab_job "$sim_data" 'select_top = 3')"
+expect_error shadows_too_many "method.shadows = 11 is more than the 10 features" \
+  -- run_job shadows_too_many "$(cmab_job "$sim_data" 'shadows = 11')"
 expect_error both_alphas_zero "method.alpha_hie = method.alpha_hdd = 0" \
   -- run_job both_alphas_zero "$(cmab_job "$(csv_data good)" "$(printf 'alpha_hie = 0\nalpha_hdd = 0')")"
 log_csv one_row x,arm,reward 1,a,0

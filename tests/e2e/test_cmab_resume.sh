@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 
 # A simulated log generated column block by column block: no data file, and a wave (64 columns) takes a while.
-printf '[method]\nname = "cmab-scores"\nselect_top = 5\n[data]\nsource = "simulate"\ndgp = "cmab-hte"\n%s\n%s\n' \
+printf '[method]\nname = "cmab-scores"\n[data]\nsource = "simulate"\ndgp = "cmab-hte"\n%s\n%s\n' \
   'n = 100000' 'p = 384' >"$WORK/job.toml"
 printf '[run]\nseed = 2\nthreads = 1\ncheckpoint_every = 1\n' >>"$WORK/job.toml"
 fingerprints() { /usr/bin/python3 "$ROOT/tests/e2e/h5_fingerprints.py" "$1/result.h5"; }

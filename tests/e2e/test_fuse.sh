@@ -25,9 +25,27 @@ assert f["fuse/grave_count"].shape == (p,) and f["fuse/stop_grave"].shape == (p 
 assert f["fuse/grave_count"][()].sum() == f["fuse/final_size"][()].sum(), "every final feature counted once"
 assert sorted(f["rank"][()]) == list(range(1, p + 1))
 assert len(f["selected"][()]) <= 20
+# select = "shadow" (the default): 12 shadows searched beside the 12 features, none in any output; the selected set
+# is the features whose g-RAVE beats the threshold, the fact /fuse's attribute shadow_threshold.
+g = f["fuse"]
+assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == 12
+t = g.attrs["shadow_threshold"]
+imp = f["importance"][()]
+assert list(f["selected"][()]) == [j for j in range(p) if imp[j] > t], (list(f["selected"][()]), t)
+assert (f["fuse/path"][()] < p).all() and f["fuse/on_path"].shape == (p,)
+assert all(f[n].shape[0] == p for n in ("feature_names", "importance", "rank", "fuse/grave_count"))
+assert (f["fuse/final_size"][()] <= p).all()
 PYEOF
+grep -c . "$WORK/out-a/summary.csv" | grep -qx 13 && ok || fail "summary.csv has a row per feature and none for a shadow"
+grep -q 'select = "shadow": .* features have a g-RAVE above .*, the maximum of 12 shadows' "$WORK/out-a/banditfs.log" && ok ||
+  fail "the log says what the shadow rule selected: $(grep -i shadow "$WORK/out-a/banditfs.log")"
+/usr/bin/python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["fuse"]; assert f["select"] == "shadow" and "shadow_threshold" in f' \
+  "$WORK/out-a/run.json" && ok || fail "run.json records the shadow rule"
 head -1 "$WORK/out-a/summary.csv" | grep -qx 'feature,name,importance,selected,rank,grave_count,on_path' && ok ||
   fail "summary.csv header: $(head -1 "$WORK/out-a/summary.csv")"
+run_job top "$(fuse_job 'select = "rave"')" >/dev/null 2>"$WORK/top.err" && ok || fail "select = rave: $(cat "$WORK/top.err")"
+/usr/bin/python3 -c 'import h5py, sys; f = h5py.File(sys.argv[1]); assert len(f["selected"][()]) == 12 and "shadow_threshold" not in f["fuse"].attrs' \
+  "$WORK/out-top/result.h5" && ok || fail "select = rave keeps the top 12 and has no shadows"
 run_job path "$(fuse_job 'select = "path"
 heuristic = "continuous"')" >/dev/null 2>"$WORK/path.err" && ok || fail "continuous, path: $(cat "$WORK/path.err")"
 run_job rave "$(fuse_job 'heuristic = "continuous"
@@ -53,7 +71,10 @@ expect_error subsample_too_large "method.reward_subsample = 161 is more than the
   -- run_job subsample_too_large "$(fuse_job)" --set method.reward_subsample=161
 # top-k against p (the rule cmab-scores' select_top follows): refused for select = "rave", not read for "path".
 expect_error top_too_large "method.top = 13 is more than the 12 features of simulate:friedman1" \
-  -- run_job top_too_large "$(fuse_job)" --set method.top=13
+  -- run_job top_too_large "$(fuse_job 'select = "rave"')" --set method.top=13
+expect_error shadows_too_many "method.shadows = 13 is more than the 12 features of simulate:friedman1" \
+  -- run_job shadows_too_many "$(fuse_job)" --set method.shadows=13
+expect_error shadow_quantile_zero "method.shadow_quantile" -- run_job shadow_quantile_zero "$(fuse_job 'shadow_quantile = 0')"
 run_job top_path "$(fuse_job 'select = "path"')" --set method.top=13 --set method.iterations=40 >/dev/null \
   2>"$WORK/top_path.err" && ok || fail "select = path with top > p: $(cat "$WORK/top_path.err")"
 finish

@@ -1,16 +1,28 @@
 #pragma once
 // The keys of [method] name = "cmab-scores" ([CMAB §2] and eq. 1): how each feature is binned, how HIE reads
-// its reference arm, the weights of eq. 1, the control arm of the uplift baselines and how many features to select.
-// Defaults: bins = 10 is causalml's n_bins; the paper sets no α, so both are 1/2.
+// its reference arm, the weights of eq. 1, the control arm of the uplift baselines and how features are selected.
+// Defaults: bins = 10 is causalml's n_bins; the paper sets no α, so both are 1/2. The paper ranks and selects no set;
+// select = "shadow" (ours, the default) is Boruta's rule [Kursa & Rudnicki 2010] on eq. 1's score
+// (methods/common/shadow_rule.hpp), select = "top" the top select_top.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "config/method_params.hpp"
 #include "methods/cmab/binning.hpp"
 #include "methods/cmab/scores.hpp"
 
 namespace bfs::cmab {
+
+/// How the selected set is chosen: the features whose combined score beats their shadows' ("shadow"), or the top
+/// select_top ("top").
+enum class Select { Shadow, Top };
+constexpr std::array<std::pair<Select, std::string_view>, 2> enum_table(Select) {
+  return {{{Select::Shadow, "shadow"}, {Select::Top, "top"}}};
+}
 
 struct CmabParams final : MethodParams {
   /// Quantile bins per numeric feature (a feature with at most this many distinct values gets one bin per value).
@@ -23,8 +35,17 @@ struct CmabParams final : MethodParams {
   double alpha_hdd = 0.5;  ///< eq. 1's weight of min-max-scaled HDD
   /// The control arm of the KL / ED / Chi baselines (empty = the first arm label).
   std::string control_arm;
-  /// Features selected: the top this many by the combined score (0 = none; the ranking is the result).
+  /// "shadow": each of S features gets a shadow (its column with the log's rows shuffled), scored as the features
+  /// are; selected = the features whose combined score (eq. 1, on the features' min-max scale) beats the
+  /// shadow_quantile of the shadows'. "top": the top select_top.
+  Select select = Select::Shadow;
+  /// Features selected by select = "top": the top this many by the combined score (0 = none; the ranking is the
+  /// result).
   std::int64_t select_top = 0;
+  /// S, the shadows of select = "shadow": 0 = one per feature up to 1000 (methods::kDefaultShadowCap).
+  std::int64_t shadows = 0;
+  /// The quantile of the shadows' combined scores a feature must beat (1 = their maximum, Boruta's rule).
+  double shadow_quantile = 1.0;
 
   void visit(KeyVisitor& v) override {
     using namespace keyspec;
@@ -35,7 +56,16 @@ struct CmabParams final : MethodParams {
     v("alpha_hie", alpha_hie, range(0, 1e6, "eq. 1: weight of min-max-scaled HIE"));
     v("alpha_hdd", alpha_hdd, range(0, 1e6, "eq. 1: weight of min-max-scaled HDD"));
     v("control_arm", control_arm, text("control arm of the KL/ED/Chi baselines (empty = the first arm label)"));
-    v("select_top", select_top, range(0, 1e9, "select the top this many features by the combined score (0 = none)"));
+    v("select", select, text("selected set: the features above their shadows' combined score, or the top select_top"));
+    v("select_top", select_top, range(0, 1e9, "select = \"top\": the top this many by the combined score (0 = none)"));
+    v("shadows", shadows, range(0, 1e9, "shadows of select = \"shadow\" (0 = one per feature, at most 1000)"));
+    v("shadow_quantile", shadow_quantile,
+      KeySpec{0,
+              1,
+              {},
+              "select = \"shadow\": the quantile of the shadows' combined score to beat (1 = the maximum)",
+              true,
+              false});
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<CmabParams>(*this); }
 };

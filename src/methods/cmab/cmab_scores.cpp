@@ -9,6 +9,13 @@
 // Own datasets (group /cmab): hie, hdd, kl, ed, chi, mi [p]; bins [p] (bins used, the NaN bin included when it
 // holds rows); bin_edges [p, W + 1] (NaN-padded; W = the widest feature's value bins, at least method.bins);
 // cells int64 [p, W + 1, k, 2] (rows with reward 0 / 1; slot W is the NaN bin); arm_labels [k].
+//
+// select = "shadow" (the default; methods/common/shadow_rule.hpp): the task of a feature with a shadow also scores
+// the shadow — the feature's bins with the log's rows shuffled by the stream (seed, 0, 0, Shadow, feature), so the
+// shadow keeps the feature's values and bins and loses their link to (arm, reward) — and appends its HIE and HDD.
+// The shadows' eq. 1 score is taken on the features' min-max scale (scores.hpp combine_on); a feature is selected
+// when its score beats the shadows' maximum (or shadow_quantile). Only that threshold is written (the fact
+// shadow_threshold); no shadow score is a dataset.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +30,7 @@
 #include "methods/cmab/cmab_checkpoint.hpp"
 #include "methods/cmab/cmab_params.hpp"
 #include "methods/cmab/scores.hpp"
+#include "methods/common/shadow_rule.hpp"
 #include "methods/common/top_k.hpp"
 #include "methods/method.hpp"
 #include "run/truth_metrics.hpp"
@@ -42,6 +50,8 @@ struct Settings {
   cmab::Missing missing = cmab::Missing::Bin;
   cmab::HieReference reference = cmab::HieReference::InBin;
   int control_arm = 0;
+  std::vector<std::uint8_t> has_shadow;  ///< per feature, select = "shadow": scored with a shadow (empty: none)
+  std::uint64_t seed = 0;                ///< the run's seed, for the shadows' row shuffles
 };
 
 std::unique_ptr<LoggedSource> open_source(const DataConfig& data, std::uint64_t run_seed) {
@@ -58,8 +68,9 @@ std::unique_ptr<LoggedSource> open_source(const DataConfig& data, std::uint64_t 
                            data.seed != 0 ? data.seed : run_seed);
 }
 
-Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header) {
+Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header, std::uint64_t seed) {
   Settings s;
+  s.seed = seed;
   s.bins = params.bins;
   s.missing = params.missing;
   s.reference = params.hie_reference;
@@ -75,12 +86,35 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header)
     s.control_arm = static_cast<int>(it - labels.begin());
   }
   methods::check_top_k("select_top", params.select_top, header.cols, header.origin);
+  if (params.select == cmab::Select::Shadow) {
+    const std::int64_t count = methods::shadow_count(params.shadows, header.cols, header.origin);
+    s.has_shadow.assign(static_cast<std::size_t>(header.cols), 0);
+    for (const FeatureId f : methods::shadow_sources(header.cols, count, seed))
+      s.has_shadow[static_cast<std::size_t>(f)] = 1;
+  }
   return s;
 }
 
-/// One feature's task result: scores, value bins, has-NaN, the edge count and edges, then the cells.
-std::vector<double> score_column(std::span<const float> column, bool categorical, const std::string& name,
-                                 const LoggedHeader& header, const Settings& s) {
+/// The HIE and HDD of feature `feature`'s shadow: its bins at the rows of its shadow shuffle.
+std::pair<double, double> shadow_scores(const cmab::FeatureBins& bins, FeatureId feature, const LoggedHeader& header,
+                                        const Settings& s) {
+  const std::vector<std::int64_t> perm = methods::shadow_rows(header.rows, s.seed, feature);
+  cmab::FeatureBins shadow = bins;
+  for (std::size_t r = 0; r < shadow.bin.size(); ++r) shadow.bin[r] = bins.bin[static_cast<std::size_t>(perm[r])];
+  const int arms = static_cast<int>(header.arm_labels.size());
+  const cmab::FeatureScores f =
+      cmab::score_feature(cmab::count_cells(shadow, header.arm, arms, header.reward), s.reference, s.control_arm);
+  return {f.hie, f.hdd};
+}
+
+bool has_shadow(const Settings& s, std::size_t feature) {
+  return !s.has_shadow.empty() && s.has_shadow[feature] != 0;
+}
+
+/// One feature's task result: scores, value bins, has-NaN, the edge count and edges, the cells, then (with a shadow)
+/// the shadow's HIE and HDD.
+std::vector<double> score_column(std::span<const float> column, std::size_t feature, bool categorical,
+                                 const std::string& name, const LoggedHeader& header, const Settings& s) {
   if (s.missing == cmab::Missing::Error) {  // named here, where the row's place in the file is known
     const auto nan = std::find_if(column.begin(), column.end(), [](float v) { return std::isnan(v); });
     if (nan != column.end())
@@ -103,25 +137,31 @@ std::vector<double> score_column(std::span<const float> column, bool categorical
                              static_cast<double>(bins.edges.size())};
   out.insert(out.end(), bins.edges.begin(), bins.edges.end());
   for (const std::int64_t c : cells.count) out.push_back(static_cast<double>(c));
+  if (has_shadow(s, feature)) {
+    const auto [hie, hdd] = shadow_scores(bins, static_cast<FeatureId>(feature), header, s);
+    out.push_back(hie);
+    out.push_back(hdd);
+  }
   return out;
 }
 
-/// True when `t` has the layout score_column gives for a log of `arms` arms (a checkpoint's task results are
-/// checked before add_datasets indexes them).
-bool well_formed(const std::vector<double>& t, std::size_t arms) {
+/// True when `t` has the layout score_column gives for a log of `arms` arms, with `shadow` scores or without (a
+/// checkpoint's task results are checked before add_datasets indexes them).
+bool well_formed(const std::vector<double>& t, std::size_t arms, bool shadow) {
   if (t.size() < 9) return false;
   const auto is_count = [](double v) { return v >= 0 && v < 1e9 && std::floor(v) == v; };
   const double value_bins = t[6], edge_count = t[8];
   if (!is_count(value_bins) || !is_count(edge_count)) return false;
-  return t.size() == 9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2;
+  return t.size() == 9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2 +
+                         (shadow ? 2 : 0);
 }
 
 /// Checkpoints and resume at wave boundaries, on the methods' common run-state path (methods::Checkpointing: rank
 /// 0 reads and checks the checkpoint, every rank gets the scored features).
 class Checkpointing {
  public:
-  Checkpointing(const MethodRun& run, const LoggedHeader& header)
-      : common_(run, cmab::logged_fingerprint(header)), header_(header) {}
+  Checkpointing(const MethodRun& run, const LoggedHeader& header, const Settings& settings)
+      : common_(run, cmab::logged_fingerprint(header)), header_(header), settings_(settings) {}
 
   /// The task results to start from: none, or the checkpoint's on --resume (the same on every rank).
   std::vector<std::vector<double>> resumed() const {
@@ -132,7 +172,7 @@ class Checkpointing {
         throw InputError(path + " holds " + std::to_string(done) + " scored features, but the log has " +
                          std::to_string(p) + ": not a checkpoint of an unfinished run");
       for (std::size_t j = 0; j < done; ++j)
-        if (!well_formed(checkpoint.scored[j], header_.arm_labels.size()))
+        if (!well_formed(checkpoint.scored[j], header_.arm_labels.size(), has_shadow(settings_, j)))
           throw InputError(path + ": the scores of feature " + std::to_string(j) + " are damaged");
       common_.log_resume("feature " + std::to_string(done) + " of " + std::to_string(p));
       ByteWriter w;
@@ -154,6 +194,7 @@ class Checkpointing {
  private:
   methods::Checkpointing common_;
   const LoggedHeader& header_;
+  const Settings& settings_;
 };
 
 /// Every feature's task result, in feature order, on every rank; `interrupted` when a stop request ended the
@@ -190,7 +231,7 @@ Scoring score_all(const MethodRun& run, const LoggedSource& source, const Settin
     auto task = [&, begin = begin](std::size_t index) {
       const auto feature = static_cast<std::size_t>(first) + index;
       const std::span<const float> column(mine.data() + (index - begin) * rows, rows);
-      return score_column(column, header.categorical[feature] != 0, header.feature_names[feature], header, s);
+      return score_column(column, feature, header.categorical[feature] != 0, header.feature_names[feature], header, s);
     };
     for (auto& result : run.executor.map(count, task)) all.push_back(std::move(result));
     if (run.on_round && run.comm.rank() == 0) {
@@ -239,6 +280,43 @@ void add_datasets(const std::vector<std::vector<double>>& scored, const LoggedHe
   r.feature_columns = {"hie", "hdd", "kl", "ed", "chi", "mi", "bins"};
 }
 
+/// select = "shadow": the shadows' eq. 1 scores on the features' min-max scale, the threshold (their maximum or
+/// shadow_quantile), and r.selected = the features whose importance beats it; returns the threshold.
+double select_by_shadows(const std::vector<std::vector<double>>& scored, const cmab::CmabParams& params,
+                         const Settings& s, MethodResult& r) {
+  std::vector<double> hie, hdd, shadow_hie, shadow_hdd;
+  for (std::size_t j = 0; j < scored.size(); ++j) {
+    const std::vector<double>& t = scored[j];
+    hie.push_back(t[0]);
+    hdd.push_back(t[1]);
+    if (!has_shadow(s, j)) continue;
+    shadow_hie.push_back(t[t.size() - 2]);
+    shadow_hdd.push_back(t[t.size() - 1]);
+  }
+  const std::vector<double> shadow =
+      cmab::combine_on(hie, hdd, shadow_hie, shadow_hdd, params.alpha_hie, params.alpha_hdd);
+  const double threshold = methods::shadow_threshold(shadow, params.shadow_quantile);
+  r.selected = methods::select_above(r.importance, threshold);
+  return threshold;
+}
+
+/// The selection's facts; with shadows, what the rule selected (also logged by rank 0).
+void add_selection_facts(const MethodRun& run, const cmab::CmabParams& params, const Settings& s, double threshold,
+                         MethodResult& r) {
+  r.facts.push_back({"select", std::string(name_of(params.select))});
+  if (params.select != cmab::Select::Shadow) return;
+  const auto shadows = static_cast<std::int64_t>(std::count(s.has_shadow.begin(), s.has_shadow.end(), 1));
+  r.facts.push_back({"shadows", shadows});
+  r.facts.push_back({"shadow_quantile", params.shadow_quantile});
+  r.facts.push_back({"shadow_threshold", threshold});
+  if (run.context.log)
+    run.context.log->info(
+        "select = \"shadow\": {} of {} features have a combined score above {:.6g}, the {} of {} shadows' scores",
+        r.selected.size(), r.importance.size(), threshold,
+        params.shadow_quantile == 1.0 ? std::string("maximum") : "quantile " + std::to_string(params.shadow_quantile),
+        shadows);
+}
+
 /// With a known truth: precision of the top |truth| by the combined score, and whether the truth leads.
 void add_truth_facts(MethodResult& r) {
   if (r.truth.empty()) return;
@@ -270,14 +348,20 @@ MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const
   r.feature_names = header.feature_names;
   add_datasets(scored, header, params, r);
   rank_by_importance(r);
-  const std::vector<FeatureId> order = importance_order(r.importance);
-  r.selected.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(params.select_top));
-  std::sort(r.selected.begin(), r.selected.end());
+  double threshold = 0.0;
+  if (params.select == cmab::Select::Shadow) {
+    threshold = select_by_shadows(scored, params, s, r);
+  } else {
+    const std::vector<FeatureId> order = importance_order(r.importance);
+    r.selected.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(params.select_top));
+    std::sort(r.selected.begin(), r.selected.end());
+  }
   if (header.has_truth) {
     r.truth = header.truth;
     r.metrics = truth_metrics(r.selected, r.truth);
     add_truth_facts(r);
   }
+  add_selection_facts(run, params, s, threshold, r);
   r.facts.push_back({"n", static_cast<std::int64_t>(header.rows)});
   r.facts.push_back({"arms", static_cast<std::int64_t>(header.arm_labels.size())});
   r.facts.push_back({"control_arm", header.arm_labels[static_cast<std::size_t>(s.control_arm)]});
@@ -310,6 +394,11 @@ class CmabScoresMethod final : public Method {
           "feature; give one of them a positive weight");
     if (job.data.periods != 1)
       throw ConfigError("data.periods = " + std::to_string(job.data.periods) + ": cmab-scores reads one log");
+    if (params->select == cmab::Select::Shadow && params->select_top > 0)
+      throw ConfigError("method.select_top = " + std::to_string(params->select_top) +
+                        " is read only with method.select = \"top\"; the default select = \"shadow\" selects the "
+                        "features that beat their shadows. Add select = \"top\" to keep the top " +
+                        std::to_string(params->select_top) + ", or remove select_top");
     if (job.data.noise_features != 0)
       throw ConfigError("data.noise_features = " + std::to_string(job.data.noise_features) +
                         " does not apply to cmab-scores (simulate cmab-hte takes data.p)");
@@ -320,8 +409,8 @@ class CmabScoresMethod final : public Method {
     const auto& params = *run.job.method.params.as<cmab::CmabParams>();
     const std::shared_ptr<const LoggedSource> source =
         run.logged ? run.logged : open_source(run.job.data, run.context.seed);
-    const Settings settings = settings_of(params, source->header());
-    const Checkpointing checkpointing(run, source->header());
+    const Settings settings = settings_of(params, source->header(), run.context.seed);
+    const Checkpointing checkpointing(run, source->header(), settings);
     const Scoring scoring = score_all(run, *source, settings, checkpointing);
     if (run.comm.rank() != 0) return std::nullopt;
     if (scoring.interrupted) {

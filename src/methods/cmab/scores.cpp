@@ -209,11 +209,11 @@ double mutual_information(const CellCounts& cells, std::int64_t rows) {
   return sum;
 }
 
-/// (v − min)/(max − min), all 0 when max = min.
-std::vector<double> minmax(std::span<const double> v) {
+/// (v − min)/(max − min) with min and max those of `reference`, all 0 when max = min (or reference is empty).
+std::vector<double> minmax(std::span<const double> reference, std::span<const double> v) {
   std::vector<double> out(v.size(), 0.0);
-  if (v.empty()) return out;
-  const auto [low, high] = std::minmax_element(v.begin(), v.end());
+  if (reference.empty()) return out;
+  const auto [low, high] = std::minmax_element(reference.begin(), reference.end());
   const double range = *high - *low;
   if (!(range > 0.0)) return out;
   for (std::size_t f = 0; f < v.size(); ++f) out[f] = (v[f] - *low) / range;
@@ -239,8 +239,14 @@ FeatureScores score_feature(const CellCounts& cells, HieReference reference, int
 
 std::vector<double> combine(std::span<const double> hie, std::span<const double> hdd, double alpha_hie,
                             double alpha_hdd) {
+  return combine_on(hie, hdd, hie, hdd, alpha_hie, alpha_hdd);
+}
+
+std::vector<double> combine_on(std::span<const double> feature_hie, std::span<const double> feature_hdd,
+                               std::span<const double> hie, std::span<const double> hdd, double alpha_hie,
+                               double alpha_hdd) {
   BFS_CHECK(hie.size() == hdd.size(), "hie ", hie.size(), " vs hdd ", hdd.size());
-  const std::vector<double> hie01 = minmax(hie), hdd01 = minmax(hdd);
+  const std::vector<double> hie01 = minmax(feature_hie, hie), hdd01 = minmax(feature_hdd, hdd);
   std::vector<double> out(hie.size());
   for (std::size_t f = 0; f < out.size(); ++f) out[f] = alpha_hie * hie01[f] + alpha_hdd * hdd01[f];
   return out;

@@ -51,5 +51,11 @@ FeatureScores score_feature(const CellCounts& cells, HieReference reference, int
 /// min), and 0 for every feature when max = min.
 std::vector<double> combine(std::span<const double> hie, std::span<const double> hdd, double alpha_hie,
                             double alpha_hdd);
+/// Eq. 1 of other (hie, hdd) pairs (the shadows') on the scale of the features': minmax with the min and max of
+/// `feature_hie` / `feature_hdd`, so combine_on(h, d, h, d, ...) == combine(h, d, ...) bit for bit and a shadow
+/// compares with a feature as it would on any common affine scale. Values may fall outside [0, 1].
+std::vector<double> combine_on(std::span<const double> feature_hie, std::span<const double> feature_hdd,
+                               std::span<const double> hie, std::span<const double> hdd, double alpha_hie,
+                               double alpha_hdd);
 
 }  // namespace bfs::cmab

@@ -6,9 +6,12 @@
 // count for a given B. B = 1 is the paper's sequential algorithm.
 //
 // Results (§6.3): importance = g-RAVE (eq. 6; 0 for a feature in no final set), rank = FUSE^R's ranking; selected =
-// its top `top` (select = "rave") or the most-visited path (select = "path"). Own datasets (group /fuse):
-// grave_count [p], on_path [p] (summary.csv columns), path, path_visits, path_mean, stop_grave [p + 1], and per
-// iteration reward and final_size.
+// the features whose g-RAVE beats the shadows' (select = "shadow", the default: shadows.hpp), its top `top`
+// (select = "rave") or the most-visited path (select = "path"). Own datasets (group /fuse): grave_count [p], on_path
+// [p] (summary.csv columns), path, path_visits, path_mean, stop_grave [p + 1], and per iteration reward and
+// final_size. With shadows the search runs over p + S features, but every output is of the data's p: the path stops
+// before its first shadow, final_size counts the data's features of each final set, stop_grave keeps the levels
+// 0..p, and the shadows' g-RAVE appear only as their threshold (the fact shadow_threshold, /fuse's attribute).
 //
 // Checkpoints (fuse_checkpoint.hpp): rank 0 writes the rewards so far every run.checkpoint_every rounds and on a stop
 // signal; --resume replays the done rounds with them.
@@ -26,11 +29,13 @@
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "methods/common/shadow_rule.hpp"
 #include "methods/common/top_k.hpp"
 #include "methods/fuse/fuse_checkpoint.hpp"
 #include "methods/fuse/fuse_params.hpp"
 #include "methods/fuse/reward.hpp"
 #include "methods/fuse/selection.hpp"
+#include "methods/fuse/shadows.hpp"
 #include "methods/fuse/tree.hpp"
 #include "methods/method.hpp"
 #include "run/data_sources.hpp"
@@ -103,8 +108,15 @@ std::vector<double> replay_rewards(const methods::Checkpointing& checkpointing, 
   return rewards;
 }
 
+/// The data's features in a final set (the search's features from p on are shadows).
+std::size_t real_size(const std::vector<std::int32_t>& features, std::int32_t p) {
+  return static_cast<std::size_t>(
+      std::count_if(features.begin(), features.end(), [p](std::int32_t f) { return f < p; }));
+}
+
+/// The search over the reward's features, of which the first `real` are the data's (the rest shadows).
 SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const fuse::KnnReward& reward,
-                     fuse::Tree& tree, const methods::Checkpointing& checkpointing) {
+                     std::int32_t real, fuse::Tree& tree, const methods::Checkpointing& checkpointing) {
   const fuse::SearchSettings settings = fuse::search_settings(params);
   const auto total = static_cast<std::uint64_t>(params.iterations);
   const auto batch = static_cast<std::uint64_t>(params.batch);
@@ -149,11 +161,11 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
         tree.backup(descent, v);
       }
       out.reward.push_back(v);
-      out.final_size.push_back(static_cast<std::int32_t>(descent.features.size()));
+      out.final_size.push_back(static_cast<std::int32_t>(real_size(descent.features, real)));
     }
     if (replayed) continue;
     if (run.on_round && run.comm.rank() == 0) {
-      run.on_round(progress(first + count, total, values.back()[0], descents.back().features.size()));
+      run.on_round(progress(first + count, total, values.back()[0], real_size(descents.back().features, real)));
     }
     const auto round = static_cast<std::int64_t>(first / batch + 1);
     if (first + count < total && checkpointing.stop_after(round, [&] {
@@ -166,9 +178,53 @@ SearchOutcome search(const MethodRun& run, const fuse::FuseParams& params, const
   return out;
 }
 
+/// g-RAVE (eq. 6) of each of the search's features (0 for one in no final set).
+std::vector<double> grave_of(const fuse::Tree& tree) {
+  std::vector<double> grave(static_cast<std::size_t>(tree.features()), 0.0);
+  for (std::size_t f = 0; f < grave.size(); ++f)
+    if (tree.grave_counts()[f] > 0) grave[f] = tree.grave_sums()[f] / static_cast<double>(tree.grave_counts()[f]);
+  return grave;
+}
+
+/// The selected set of `params.select` (ascending) from g-RAVE over the search's features (the data's p first, the
+/// shadows after), the ranking of the data's features and the path; sets `threshold` for select = "shadow".
+std::vector<FeatureId> select_features(const fuse::FuseParams& params, std::span<const double> grave, std::size_t p,
+                                       const std::vector<std::int32_t>& ranking, const std::vector<std::int64_t>& count,
+                                       const std::vector<std::int32_t>& path, double& threshold) {
+  std::vector<FeatureId> selected;
+  if (params.select == fuse::Select::shadow) {
+    threshold = methods::shadow_threshold(grave.subspan(p), params.shadow_quantile);
+    selected = methods::select_above(grave.first(p), threshold);
+  } else if (params.select == fuse::Select::path) {
+    selected.assign(path.begin(), path.end());
+  } else {
+    for (std::size_t i = 0; i < ranking.size() && selected.size() < static_cast<std::size_t>(params.top); ++i)
+      if (count[static_cast<std::size_t>(ranking[i])] > 0) selected.push_back(ranking[i]);
+  }
+  std::sort(selected.begin(), selected.end());
+  return selected;
+}
+
+/// The run's facts of the selection; with shadows, what the rule selected (also logged by rank 0).
+void add_selection_facts(const MethodRun& run, const fuse::FuseParams& params, std::size_t p, std::size_t shadows,
+                         double threshold, MethodResult& r) {
+  r.facts.push_back({"select", std::string(name_of(params.select))});
+  if (params.select != fuse::Select::shadow) return;
+  r.facts.push_back({"shadows", static_cast<std::int64_t>(shadows)});
+  r.facts.push_back({"shadow_quantile", params.shadow_quantile});
+  r.facts.push_back({"shadow_threshold", threshold});
+  if (run.context.log && run.comm.rank() == 0)
+    run.context.log->info(
+        "select = \"shadow\": {} of {} features have a g-RAVE above {:.6g}, the {} of {} shadows' g-RAVE",
+        r.selected.size(), p, threshold,
+        params.shadow_quantile == 1.0 ? std::string("maximum") : "quantile " + std::to_string(params.shadow_quantile),
+        shadows);
+}
+
 MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::FuseParams& params,
                          const fuse::Tree& tree, SearchOutcome outcome) {
   const std::size_t p = data.feature_names.size();
+  const auto real = static_cast<std::int32_t>(p);
   MethodResult r;
   r.method = "fuse";
   r.task = std::string(name_of(run.job.data.task));
@@ -183,15 +239,15 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
   r.stop_reason = "iterations done";
   r.importance_meaning = "g-RAVE";
   r.feature_names = data.feature_names;
-  r.importance.assign(p, 0.0);
-  std::vector<std::int64_t> grave_count(tree.grave_counts().begin(), tree.grave_counts().end());
-  for (std::size_t f = 0; f < p; ++f)
-    if (grave_count[f] > 0) r.importance[f] = tree.grave_sums()[f] / static_cast<double>(grave_count[f]);
-  const std::vector<std::int32_t> ranking = fuse::grave_ranking(tree);
+  const std::vector<double> grave = grave_of(tree);
+  r.importance.assign(grave.begin(), grave.begin() + static_cast<std::ptrdiff_t>(p));
+  std::vector<std::int64_t> grave_count(tree.grave_counts().begin(), tree.grave_counts().begin() + real);
+  std::vector<std::int32_t> ranking = fuse::grave_ranking(tree);
+  std::erase_if(ranking, [real](std::int32_t f) { return f >= real; });
   r.rank.assign(p, 0);
   for (std::size_t i = 0; i < ranking.size(); ++i)
     r.rank[static_cast<std::size_t>(ranking[i])] = static_cast<std::int32_t>(i + 1);
-  const std::vector<fuse::PathStep> path = fuse::most_visited_path(tree);
+  const auto path = fuse::path_before_shadows(fuse::most_visited_path(tree), real);
   std::vector<std::int32_t> path_feature, on_path(p, 0);
   std::vector<std::int64_t> path_visits;
   std::vector<double> path_mean;
@@ -201,18 +257,13 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
     path_mean.push_back(step.mean);
     on_path[static_cast<std::size_t>(step.feature)] = 1;
   }
-  if (params.select == fuse::Select::path) {
-    r.selected.assign(path_feature.begin(), path_feature.end());
-  } else {
-    for (std::size_t i = 0; i < ranking.size() && r.selected.size() < static_cast<std::size_t>(params.top); ++i)
-      if (grave_count[static_cast<std::size_t>(ranking[i])] > 0) r.selected.push_back(ranking[i]);
-  }
-  std::sort(r.selected.begin(), r.selected.end());
+  double threshold = 0.0;
+  r.selected = select_features(params, grave, p, ranking, grave_count, path_feature, threshold);
   if (data.has_truth) {
     r.truth = data.truth;
     r.metrics = truth_metrics(r.selected, r.truth);
   }
-  std::vector<double> stop_grave(tree.stop_sums().size(), 0.0);
+  std::vector<double> stop_grave(p + 1, 0.0);  // levels 0..p (with shadows the search's sets can be larger)
   for (std::size_t d = 0; d < stop_grave.size(); ++d)
     if (tree.stop_counts()[d] > 0) stop_grave[d] = tree.stop_sums()[d] / static_cast<double>(tree.stop_counts()[d]);
   r.datasets.push_back({"grave_count", grave_count, {}});
@@ -225,7 +276,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
   r.datasets.push_back({"final_size", std::move(outcome.final_size), {}});
   r.feature_columns = {"grave_count", "on_path"};
   r.facts.push_back({"heuristic", std::string(name_of(params.heuristic))});
-  r.facts.push_back({"select", std::string(name_of(params.select))});
+  add_selection_facts(run, params, p, grave.size() - p, threshold, r);
   r.facts.push_back({"batch", params.batch});
   r.facts.push_back({"k", std::int64_t{params.k}});
   r.facts.push_back({"tree_nodes", static_cast<std::int64_t>(tree.size())});
@@ -263,11 +314,18 @@ class FuseMethod final : public Method {
     if (imputed > 0 && run.context.log && run.comm.rank() == 0)
       run.context.log->info("{} missing cell(s) of {} filled with their column's mean", imputed, source->describe());
     check_sizes(params, set, data.features(), source->describe());
-    const fuse::KnnReward reward(std::move(set), params.k, data.layout);
+    FeatureLayout layout = data.layout;
+    if (params.select == fuse::Select::shadow) {  // the shadows join the search as features p, p + 1, ...
+      const std::int64_t count = methods::shadow_count(params.shadows, data.features(), source->describe());
+      fuse::append_shadows(set, layout, methods::shadow_sources(data.features(), count, run.context.seed),
+                           run.context.seed);
+    }
+    const fuse::KnnReward reward(std::move(set), params.k, std::move(layout));
     fuse::Tree tree(reward.features());
     const methods::Checkpointing checkpointing(run, describe_source(*source, /*online=*/false).fingerprint);
     const auto search_start = Clock::now();
-    SearchOutcome outcome = search(run, params, reward, tree, checkpointing);
+    SearchOutcome outcome =
+        search(run, params, reward, static_cast<std::int32_t>(data.features()), tree, checkpointing);
     const double search_seconds = std::chrono::duration<double>(Clock::now() - search_start).count();
     if (run.comm.rank() != 0) return std::nullopt;
     if (outcome.interrupted) {

@@ -4,7 +4,8 @@
 // grids (q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4,−2,0,2}; c, c_l ∈ {0, 10², 10⁴}) — the paper names no grid
 // winner: scripts/bench/fuse_sweep.sh on a held-out madelon-like draw picked c_e = 1 (docs/fuse.md: the FUSE^R top-20
 // error 9.1% against 22.6% at c_e = 0.01); 200 000 iterations. reward_subsample (|𝒱|, only
-// "aggressive" in §6.1), batch and select/top are ours. widening_b ≥ 1: at most T_F children.
+// "aggressive" in §6.1), batch and select/top/shadows/shadow_quantile are ours (select = "shadow": Boruta's rule
+// [Kursa & Rudnicki 2010] on g-RAVE, docs/fuse.md "Selection by signal"). widening_b ≥ 1: at most T_F children.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -25,10 +26,11 @@ enum class Untried { rave, first };
 constexpr std::array<std::pair<Untried, std::string_view>, 2> enum_table(Untried) {
   return {{{Untried::first, "first"}, {Untried::rave, "rave"}}};
 }
-/// The selected set: the top of the g-RAVE ranking (FUSE^R) or the most-visited path (FUSE).
-enum class Select { rave, path };
-constexpr std::array<std::pair<Select, std::string_view>, 2> enum_table(Select) {
-  return {{{Select::rave, "rave"}, {Select::path, "path"}}};
+/// The selected set: the features whose g-RAVE beats the shadows' (the shadow rule, methods/common/shadow_rule.hpp),
+/// the top of the g-RAVE ranking (FUSE^R) or the most-visited path (FUSE).
+enum class Select { shadow, rave, path };
+constexpr std::array<std::pair<Select, std::string_view>, 3> enum_table(Select) {
+  return {{{Select::shadow, "shadow"}, {Select::rave, "rave"}, {Select::path, "path"}}};
 }
 
 struct FuseParams final : MethodParams {
@@ -60,10 +62,16 @@ struct FuseParams final : MethodParams {
   std::int64_t batch = 1;
   /// Centre and scale each training column before the distances (§7.1: "centered and normalized").
   bool standardize = true;
-  /// The selected set: "rave" = the top `top` of the g-RAVE ranking (FUSE^R), "path" = the most-visited path (FUSE).
-  Select select = Select::rave;
+  /// The selected set: "shadow" = the features whose g-RAVE beats the shadows' (their maximum, or the quantile
+  /// shadow_quantile); the shadows are features of the search, so the search runs over p + S features. "rave" = the
+  /// top `top` of the g-RAVE ranking (FUSE^R), "path" = the most-visited path (FUSE); neither has shadows.
+  Select select = Select::shadow;
   /// How many g-RAVE-ranked features `select = "rave"` keeps (20, as Fig. 3).
   std::int64_t top = 20;
+  /// S, the shadow features of select = "shadow": 0 = one per feature up to 1000 (methods::kDefaultShadowCap).
+  std::int64_t shadows = 0;
+  /// The quantile of the shadows' g-RAVE a feature must beat (1 = their maximum, Boruta's rule).
+  double shadow_quantile = 1.0;
 
   void visit(KeyVisitor& v) override {
     using namespace keyspec;
@@ -79,8 +87,13 @@ struct FuseParams final : MethodParams {
     v("reward_subsample", reward_subsample, range(2, 1e9, "validation rows per reward (stratified, fresh each time)"));
     v("batch", batch, range(1, 1e6, "descents per round (1 = the paper's sequential algorithm)"));
     v("standardize", standardize, text("centre and scale each training column before the distances"));
-    v("select", select, text("selected set: g-RAVE top `top` (FUSE^R) or most-visited path"));
+    v("select", select,
+      text("selected set: g-RAVE above the shadows', g-RAVE top `top` (FUSE^R), or most-visited path"));
     v("top", top, range(1, 1e9, "features kept by select = \"rave\""));
+    v("shadows", shadows, range(0, 1e9, "shadow features of select = \"shadow\" (0 = one per feature, at most 1000)"));
+    v("shadow_quantile", shadow_quantile,
+      KeySpec{
+          0, 1, {}, "select = \"shadow\": the quantile of the shadows' g-RAVE to beat (1 = the maximum)", true, false});
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<FuseParams>(*this); }
 };

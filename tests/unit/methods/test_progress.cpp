@@ -103,7 +103,8 @@ BOOST_AUTO_TEST_CASE(fuse_has_no_selected_count_until_its_search_is_done) {
 BOOST_AUTO_TEST_CASE(cmab_scores_has_no_selected_count_until_every_feature_is_scored) {
   Seen seen;
   const MethodResult result = run_method(
-      "[method]\nname = \"cmab-scores\"\nselect_top = 3\n[data]\nsource = \"simulate\"\ndgp = \"cmab-hte\"\n"
+      "[method]\nname = \"cmab-scores\"\nselect = \"top\"\nselect_top = 3\n[data]\nsource = \"simulate\"\ndgp = "
+      "\"cmab-hte\"\n"
       "n = 2000\np = 10\n[run]\nseed = 4\n",
       seen);
   expect_last_report(seen, result, "scored");

@@ -72,10 +72,11 @@ BOOST_AUTO_TEST_CASE(every_enum_key_of_a_method_parses_each_name_and_refuses_oth
   };
   const std::vector<EnumKey> keys = {{"fuse", "heuristic", {"discrete", "continuous", "rand"}},
                                      {"fuse", "untried", {"first", "rave"}},
-                                     {"fuse", "select", {"rave", "path"}},
+                                     {"fuse", "select", {"shadow", "rave", "path"}},
                                      {"first", "forward", {"full", "fast"}},
                                      {"cmab-scores", "missing", {"bin", "error"}},
-                                     {"cmab-scores", "hie_reference", {"in-bin", "global"}}};
+                                     {"cmab-scores", "hie_reference", {"in-bin", "global"}},
+                                     {"cmab-scores", "select", {"shadow", "top"}}};
   for (const auto& [method, key, names] : keys) {
     const std::string header = std::string("[method]\nname = \"") + method + "\"\n";
     std::string allowed;
