@@ -48,8 +48,8 @@ void ProgressPrinter::operator()(const RoundReport& report) {
   const double eta = rate > 0 ? (report.total_rounds - report.round) / rate : 0.0;
   std::string line;
   const auto unit = static_cast<int>(report.unit.size());
-  append(line, "%.*s %d/%d (%.0f%%)  %.2f/s  ETA %.0fs", unit, report.unit.data(), report.round,
-         report.total_rounds, 100.0 * report.round / report.total_rounds, rate, eta);
+  append(line, "%.*s %d/%d (%.0f%%)  %.2f/s  ETA %.0fs", unit, report.unit.data(), report.round, report.total_rounds,
+         100.0 * report.round / report.total_rounds, rate, eta);
   if (report.period >= 0) append(line, "  period %d", report.period);
   if (report.set_size) append(line, "  |S| %zu", *report.set_size);
   append(line, "  %.*s %.3f", static_cast<int>(report.label.size()), report.label.data(), report.value);

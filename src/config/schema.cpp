@@ -262,9 +262,8 @@ void validate_logged_data_keys(const JobConfig& job) {
                         method + ", which reads bandit logs (knockoffs are columns of an (X, y) data set)");
     return;
   }
-  const std::pair<const char*, bool> logged_keys[] = {{"arm", !data.arm.empty()},
-                                                      {"reward", !data.reward.empty()},
-                                                      {"arms", !data.arms.empty()}};
+  const std::pair<const char*, bool> logged_keys[] = {
+      {"arm", !data.arm.empty()}, {"reward", !data.reward.empty()}, {"arms", !data.arms.empty()}};
   for (const auto& [key, given] : logged_keys)
     if (given)
       throw ConfigError(std::string("data.") + key + " is for bandit logs (method cmab-scores), not " + method);

@@ -20,14 +20,10 @@ struct FeatureLayout {
 
   bool one_column_each() const { return offsets.empty(); }
   /// The number of features given the number of columns of X.
-  Index features(Index columns) const {
-    return one_column_each() ? columns : static_cast<Index>(offsets.size()) - 1;
-  }
+  Index features(Index columns) const { return one_column_each() ? columns : static_cast<Index>(offsets.size()) - 1; }
   Index column_begin(FeatureId f) const { return one_column_each() ? f : offsets[static_cast<std::size_t>(f)]; }
   Index column_end(FeatureId f) const { return one_column_each() ? f + 1 : offsets[static_cast<std::size_t>(f) + 1]; }
-  bool is_categorical(FeatureId f) const {
-    return !one_column_each() && !levels[static_cast<std::size_t>(f)].empty();
-  }
+  bool is_categorical(FeatureId f) const { return !one_column_each() && !levels[static_cast<std::size_t>(f)].empty(); }
   /// The columns of `features`, in the order given, each feature's columns ascending.
   std::vector<FeatureId> columns_of(std::span<const FeatureId> features) const;
   /// The feature of each column (size = columns).

@@ -53,7 +53,8 @@ void write_summary_csv(const MethodResult& r, const std::string& path) {
   if (!r.stability.empty())
     for (const auto& column : r.stability.columns()) neutral.push_back(column);
 
-  std::string text = counted ? "feature,name,importance,selected,rank,missing" : "feature,name,importance,selected,rank";
+  std::string text =
+      counted ? "feature,name,importance,selected,rank,missing" : "feature,name,importance,selected,rank";
   for (const auto& column : neutral) text += ',' + column.first;
   for (const auto& name : r.feature_columns) text += ',' + csv_field(name);
   text += '\n';
