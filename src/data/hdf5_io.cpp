@@ -7,6 +7,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -78,6 +79,59 @@ void read_shape(hid_t f, const std::string& path, Hdf5Header& h) {
   h5_require_numeric(H5Dget_type(y.get()), "y", path, false);
   const auto ny = static_cast<Index>(h5_length_1d(y.get(), "y", path));
   if (ny != h.rows) throw InputError(detail::concat(path, ": /y has ", ny, " rows but /X has ", h.rows));
+}
+
+/// All of /y (header.rows values: call before any row is dropped).
+std::vector<double> read_all_y(hid_t f, const std::string& path, Index rows) {
+  h5_check_fits_in_memory(path, "y", static_cast<hsize_t>(rows), sizeof(double));
+  std::vector<double> y(static_cast<std::size_t>(rows));
+  Handle dset = h5_open_dataset(f, "y", path);
+  if (h5_length_1d(dset.get(), "y", path) != static_cast<hsize_t>(rows)) {
+    throw InputError(detail::concat(path, ": /y changed since its header was read"));
+  }
+  h5_check(H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, y.data()), path, "read /y");
+  return y;
+}
+
+/// Drops the rows whose /y is NaN (h.dropped_rows, from the file's rows in h.rows): h.rows and the periods' offsets
+/// then count the kept rows. A period (or the file) left without rows is an InputError naming it.
+void drop_rows_without_target(hid_t f, const std::string& path, Hdf5Header& h) {
+  const std::vector<double> y = read_all_y(f, path, h.rows);
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (std::isnan(y[i])) h.dropped_rows.push_back(static_cast<Index>(i));
+  if (h.dropped_rows.empty()) return;
+  const auto dropped_before = [&](std::int64_t row) {
+    return static_cast<std::int64_t>(std::lower_bound(h.dropped_rows.begin(), h.dropped_rows.end(), row) -
+                                     h.dropped_rows.begin());
+  };
+  if (static_cast<Index>(h.dropped_rows.size()) == h.rows) {
+    throw InputError(detail::concat(path, ": no rows with a target: every one of the ", h.rows,
+                                    " rows has NaN (a missing target) in /y"));
+  }
+  for (std::size_t k = 0; k + 1 < h.period_offsets.size(); ++k) {
+    const std::int64_t begin = h.period_offsets[k], end = h.period_offsets[k + 1];
+    if (dropped_before(end) - dropped_before(begin) == end - begin) {
+      throw InputError(detail::concat(path, ": period ", h.period_labels[k], " (period ", k, ", rows ", begin, " to ",
+                                      end - 1, ") has no rows with a target: /y is NaN in every one of its ",
+                                      end - begin, " rows; fill in its targets or leave the period out of the file"));
+    }
+  }
+  for (std::int64_t& offset : h.period_offsets) offset -= dropped_before(offset);
+  h.rows -= static_cast<Index>(h.dropped_rows.size());
+}
+
+/// The file row of kept row `row` (Hdf5Header::dropped_rows): the j-th dropped row has d_j − j kept rows before it.
+Index file_row(const Hdf5Header& h, Index row) {
+  const auto& d = h.dropped_rows;
+  std::size_t lo = 0, hi = d.size();  // the number of dropped rows j with d_j − j <= row (non-decreasing in j)
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (d[mid] - static_cast<Index>(mid) <= row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return row + static_cast<Index>(lo);
 }
 
 /// /feature_names, one per column of /X, or x1..xp when the file has none.
@@ -175,8 +229,47 @@ Hdf5Header read_header_locked(const std::string& path) {
   const std::vector<std::int32_t> period = read_row_periods(f, path, h.rows);
   read_period_offsets(f, path, period, h);
   if (!h.period_offsets.empty()) read_period_labels(f, path, period, h);
+  drop_rows_without_target(f, path, h);
   read_truth(f, path, h);
   return h;
+}
+
+/// The rows of a read slab whose /y is NaN (the header's dropped rows), their y set to a kept row's so that the
+/// checks (run before they go, to name the file's rows) see only their X; InputError when the others are not `kept`
+/// rows (the file changed since its header was read).
+std::vector<std::uint8_t> take_rows_without_target(Dataset& data, Index kept, const std::string& path) {
+  std::vector<std::uint8_t> dropped(static_cast<std::size_t>(data.y.size()), 0);
+  double stand_in = 0.0;
+  for (Index i = 0; i < data.y.size(); ++i) {
+    if (std::isnan(data.y[i])) continue;
+    stand_in = data.y[i];
+    break;
+  }
+  Index nan_rows = 0;
+  for (Index i = 0; i < data.y.size(); ++i) {
+    if (!std::isnan(data.y[i])) continue;
+    dropped[static_cast<std::size_t>(i)] = 1;
+    data.y[i] = stand_in;
+    ++nan_rows;
+  }
+  if (data.y.size() - nan_rows != kept)
+    throw InputError(detail::concat(path, ": /y changed since its header was read"));
+  return dropped;
+}
+
+/// Removes the slab's `dropped` rows, keeping the order of the others.
+void compact_rows(Dataset& data, const std::vector<std::uint8_t>& dropped, Index kept) {
+  Index out = 0;
+  for (Index i = 0; i < data.y.size(); ++i) {
+    if (dropped[static_cast<std::size_t>(i)]) continue;
+    if (out != i) {
+      data.X.row(out) = data.X.row(i);
+      data.y[out] = data.y[i];
+    }
+    ++out;
+  }
+  data.X.conservativeResize(kept, data.X.cols());
+  data.y.conservativeResize(kept);
 }
 
 Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Index first, Index count) {
@@ -189,25 +282,34 @@ Dataset read_rows_locked(const std::string& path, const Hdf5Header& header, Inde
   data.feature_names = header.feature_names;
   data.truth = header.truth;
   data.has_truth = header.has_truth;
-  data.X.resize(count, header.cols);
-  data.y.resize(count);
-  if (count == 0) return data;
+  if (count == 0) {
+    data.X.resize(0, header.cols);
+    return data;
+  }
+  // The file's rows from the first kept row to the last, the dropped ones among them removed after the checks
+  // (whose messages name the file's rows).
+  const Index file_first = file_row(header, first), file_count = file_row(header, first + count - 1) + 1 - file_first;
+  data.X.resize(file_count, header.cols);
+  data.y.resize(file_count);
   Handle file = h5_open_file(path);
   auto read_slab = [&](const char* name, int rank, hid_t memtype, void* buf) {
     Handle dset = h5_open_dataset(file.get(), name, path);
     Handle space = h5_checked(H5Dget_space(dset.get()), H5Sclose, path, std::string("get the dataspace of /") + name);
-    const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
-    const hsize_t extent[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(header.cols)};
+    const hsize_t start[2] = {static_cast<hsize_t>(file_first), 0};
+    const hsize_t extent[2] = {static_cast<hsize_t>(file_count), static_cast<hsize_t>(header.cols)};
     h5_check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), path,
              std::string("select rows of /") + name);
     Handle mem = h5_checked(H5Screate_simple(rank, extent, nullptr), H5Sclose, path, "create a memory dataspace");
     h5_check(H5Dread(dset.get(), memtype, mem.get(), space.get(), H5P_DEFAULT, buf), path,
-             detail::concat("read rows [", first, ", ", first + count, ") of /", name));
+             detail::concat("read rows [", file_first, ", ", file_first + file_count, ") of /", name));
   };
   read_slab("X", 2, H5T_NATIVE_FLOAT, data.X.data());
   read_slab("y", 1, H5T_NATIVE_DOUBLE, data.y.data());
-  check_finite(data, first);
-  detail::check_hdf5_codes(data.X, header, path, first);
+  std::vector<std::uint8_t> dropped;
+  if (file_count != count) dropped = take_rows_without_target(data, count, path);
+  check_finite(data, file_first);
+  detail::check_hdf5_codes(data.X, header, path, file_first);
+  if (!dropped.empty()) compact_rows(data, dropped, count);
   return data;
 }
 
@@ -306,17 +408,15 @@ Vector read_hdf5_y(const std::string& path, const Hdf5Header& header) {
   detail::silence_hdf5_errors();
   Dataset data;  // only y is filled: check_finite then names the file and row exactly as a row read does
   data.origin = path;
-  h5_check_fits_in_memory(path, "y", static_cast<hsize_t>(header.rows), sizeof(double));
-  data.y.resize(header.rows);
+  const auto file_rows = header.rows + static_cast<Index>(header.dropped_rows.size());
   Handle file = h5_open_file(path);
-  Handle dset = h5_open_dataset(file.get(), "y", path);
-  if (h5_length_1d(dset.get(), "y", path) != static_cast<hsize_t>(header.rows)) {
-    throw InputError(detail::concat(path, ": /y changed since its header was read"));
-  }
-  if (header.rows > 0) {
-    h5_check(H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.y.data()), path, "read /y");
-  }
+  const std::vector<double> y = read_all_y(file.get(), path, file_rows);
+  data.y = Eigen::Map<const Vector>(y.data(), file_rows);
+  data.X.resize(file_rows, 0);
+  std::vector<std::uint8_t> dropped;
+  if (!header.dropped_rows.empty()) dropped = take_rows_without_target(data, header.rows, path);
   check_finite(data);
+  if (!dropped.empty()) compact_rows(data, dropped, header.rows);
   return std::move(data.y);
 }
 
@@ -326,7 +426,11 @@ Dataset read_hdf5(const std::string& path, const TableRules& rules) {
   Hdf5Header header = read_header_locked(path);
   Dataset data = read_rows_locked(path, header, 0, header.rows);
   const Hdf5Coding coding = code_columns_locked(path, header, rules, &data.X);
-  if (rules.refuse_missing) refuse_missing(coding.missing, data.feature_names, path);
+  data.rows_without_target = static_cast<std::int64_t>(header.dropped_rows.size());
+  if (rules.refuse_missing) {
+    refuse_missing({data.rows_without_target}, {"/y"}, path);
+    refuse_missing(coding.missing, data.feature_names, path);
+  }
   data.missing = coding.missing;
   data.layout = layout_of(coding.codings);
   data.X = expand_columns(std::move(data.X), coding.codings, data.layout);

@@ -14,7 +14,11 @@ namespace bfs {
 
 /// Shape and metadata without reading X.
 struct Hdf5Header {
+  /// Rows with a target: the file's rows less dropped_rows. Every row index below (period_offsets, first/count of
+  /// read_hdf5_rows) counts these rows only.
   Index rows = 0;
+  /// The file's rows whose /y is NaN (a missing target), ascending: no read returns them (README, "Input HDF5").
+  std::vector<Index> dropped_rows;
   Index cols = 0;
   std::vector<std::string> feature_names;
   std::vector<std::int64_t> period_offsets;
@@ -35,7 +39,8 @@ struct Hdf5Coding {
 };
 
 /// Reads the header; InputError naming the file and dataset for a missing file, missing /X or /y, or mismatched
-/// shapes.
+/// shapes. Reads /y whole to find the rows without a target (NaN), which every read then drops, as the CSV reader
+/// does: the periods' offsets count the kept rows, and a period left without rows is an InputError naming it.
 Hdf5Header read_hdf5_header(const std::string& path);
 /// Reads rows [first, first + count) of /X and /y (a hyperslab; nothing else is loaded), /X as stored: codes in the
 /// categorical columns, checked (whole numbers in range, or NaN), and one column per feature (no layout).
@@ -45,8 +50,8 @@ Dataset read_hdf5_rows(const std::string& path, const Hdf5Header& header, Index 
 /// column with too many levels, and a column all missing.
 Hdf5Coding code_hdf5_columns(const std::string& path, const Hdf5Header& header, const TableRules& rules,
                              const Matrix* raw);
-/// Reads all of /y alone (n doubles; X is not touched): what a binary panel validates its labels over at open.
-/// InputError naming the file and row for NaN/Inf, as a row read would give.
+/// Reads all of /y alone (n doubles; X is not touched), the rows without a target dropped: what a binary panel
+/// validates its labels over at open. InputError naming the file and row for Inf, as a row read would give.
 Vector read_hdf5_y(const std::string& path, const Hdf5Header& header);
 /// Reads the whole file (validated): categorical columns expanded, missing counts set.
 Dataset read_hdf5(const std::string& path, const TableRules& rules = {});

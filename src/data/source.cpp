@@ -145,10 +145,12 @@ class MemorySource final : public DataSource {
   std::vector<std::int64_t> missing_;  ///< the data's counts, 0 for the noise features
 };
 
-/// An HDF5 file's columns and rows. Offline, the file is read whole at open (its one period is every row), so its
-/// counts and codes are known before any output and the period costs no second read. Online, a file with
-/// categorical columns is read once at open in blocks to fix their levels over every row (a level first seen in a
-/// later period still has its column in every period); one without is read a period at a time only.
+/// An HDF5 file's columns and rows (those with a target: a row whose /y is NaN is dropped, as the CSV reader drops
+/// it; the header maps the kept rows to the file's, so a period is still one read). Offline, the file is read whole at
+/// open (its one period is every row), so its counts and codes are known before any output and the period costs no
+/// second read. Online, a file with categorical columns is read once at open in blocks to fix their levels over every
+/// row (a level first seen in a later period still has its column in every period); one without is read a period at a
+/// time only.
 class Hdf5Source final : public DataSource {
  public:
   Hdf5Source(std::string path, bool online, std::int64_t noise, std::uint64_t seed, const LabelSpec& labels,
@@ -169,7 +171,10 @@ class Hdf5Source final : public DataSource {
     } else {
       coding_.codings.resize(static_cast<std::size_t>(header_.cols));
     }
-    if (rules_.refuse_missing) refuse_missing(coding_.missing, header_.feature_names, path_);
+    if (rules_.refuse_missing) {
+      refuse_missing({rows_without_target()}, {"/y"}, path_);
+      refuse_missing(coding_.missing, header_.feature_names, path_);
+    }
     base_layout_ = layout_of(coding_.codings);
     layout_ = base_layout_;
     layout_.append_numeric(base_layout_.one_column_each() ? header_.cols : base_layout_.offsets.back(), noise_);
@@ -191,6 +196,7 @@ class Hdf5Source final : public DataSource {
   bool has_truth() const override { return header_.has_truth; }
   FeatureLayout layout() const override { return layout_; }
   std::vector<std::int64_t> missing() const override { return coding_.missing; }
+  std::int64_t rows_without_target() const override { return static_cast<std::int64_t>(header_.dropped_rows.size()); }
 
   Dataset load_period(int k) override {
     check_period(k, num_periods(), describe());
@@ -211,6 +217,7 @@ class Hdf5Source final : public DataSource {
     if (labels_) apply_binary_labels(out.y, *labels_);
     out.layout = base_layout_;
     out.X = expand_columns(std::move(out.X), coding_.codings, out.layout);
+    if (count == header_.rows) out.rows_without_target = rows_without_target();  // every row: the file's count
     if (!online_) out.missing.assign(coding_.missing.begin(), coding_.missing.end() - noise_);
     append_noise_features(out, noise_, seed_, 0, first);
     return out;
@@ -219,7 +226,11 @@ class Hdf5Source final : public DataSource {
   std::string describe() const override {
     return detail::concat(path_, " (", header_.rows, " rows, ", header_.cols, " features",
                           noise_ > 0 ? detail::concat(" + ", noise_, " noise") : std::string(), ", ", num_periods(),
-                          num_periods() == 1 ? " period" : " periods", ", HDF5)");
+                          num_periods() == 1 ? " period" : " periods", ", HDF5",
+                          rows_without_target() > 0
+                              ? detail::concat("; ", rows_without_target(), " rows without a target dropped")
+                              : std::string(),
+                          ")");
   }
 
  private:

@@ -53,6 +53,10 @@ struct FitOptions {
   int threads = 1;                  ///< results must not depend on it
   FitOrigin origin;                 ///< optional: lets an estimator reuse its prepare() of the whole batch
   const FitGroup* group = nullptr;  ///< optional: fit together with these members (Estimator::fits_in_group())
+  /// The table (or period) the training rows come from has missing cells, maybe none of them in X: trees then route
+  /// a missing cell at prediction by scikit-learn's rule even on complete training rows (random_forest.cpp, hgb.cpp).
+  /// Unset with complete training rows: the trees (and model bytes) complete data always gave.
+  bool data_has_missing = false;
 };
 
 /// The group a fit shares its work with: nullptr alone or in a group of one (no collectives then).

@@ -145,7 +145,8 @@ class Hgb final : public Estimator {
 
     const hgb::GrowLimits limits{params_.max_leaves,       params_.max_depth, params_.min_samples_leaf,
                                  params_.min_child_weight, params_.lambda,    params_.learning_rate};
-    hgb::TreeBuilder builder(binned, limits, threads, sharing_group(options), params_.group_split);
+    hgb::TreeBuilder builder(binned, limits, threads, sharing_group(options), params_.group_split,
+                             options.data_has_missing);
     std::size_t best_trees = static_cast<std::size_t>(params_.n_estimators);
     double best_loss = std::numeric_limits<double>::infinity();
     for (int t = 0; t < params_.n_estimators; ++t) {

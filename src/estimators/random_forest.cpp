@@ -27,11 +27,11 @@
 // value left, the missing right" (threshold +∞), then left with each cut between two values; the better gain wins
 // (the first search on ties) and is stored as the node's default direction. A node whose split column had no
 // missing cells sends a missing cell at prediction to the child with more (distinct) rows, the left one only when
-// it has strictly more. A fit whose X has no missing cell at all keeps NaN → right everywhere, so complete data
-// grows the very trees (and bytes) it always did (scikit-learn would apply the larger-child rule there too, but the
-// direction is a per-node byte of the model and the model holds no node counts to decide it at prediction); in a
-// run, only a fit whose training rows miss no cell of its columns while its test rows do meets this. The search
-// itself is in detail/forest_builder.hpp.
+// it has strictly more. A fit whose X has no missing cell applies that rule at every node when the caller says the
+// table has missing cells (FitOptions::data_has_missing; the bandit sets it per period, so complete training rows
+// whose test rows miss cells route them as scikit-learn would), and otherwise keeps NaN → right everywhere, so
+// complete data grows the very trees (and bytes) it always did (the direction is a per-node byte of the model, which
+// holds no node counts to decide it at prediction). The search itself is in detail/forest_builder.hpp.
 //
 // Speed (fitted thousands of times on n ≲ 5000 rows): every column is sorted once per fit, or once per data batch
 // when the caller passes prepare()'s sort (forest_presort.hpp: a fit then walks its columns' batch order); a tree
@@ -213,7 +213,8 @@ class RandomForest final : public Estimator {
     {
       std::unique_ptr<forest::TreeBuilder<Idx>> builder;
       try {
-        builder = std::make_unique<forest::TreeBuilder<Idx>>(params_, presorted, X, y, m, missing);
+        builder =
+            std::make_unique<forest::TreeBuilder<Idx>>(params_, presorted, X, y, m, missing, options.data_has_missing);
       } catch (...) {
         keep_error();
       }

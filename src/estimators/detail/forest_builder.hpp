@@ -29,7 +29,8 @@
 // being "every value left, the missing right"); scan_missing_left adds the second (missing rows left) right after
 // each column's own candidates, so the first strictly best split is the one scikit-learn's order of searches
 // takes. A fit whose X has a missing cell runs the portable paths (SSE2 lanes, whose replay its second search
-// interleaves with, and the scalar filters), not the AVX2 kernels; one without runs exactly the code it always ran.
+// interleaves with, and the scalar filters), not the AVX2 kernels; one without runs exactly the code it always ran
+// (with data_has_missing, only place_split's choice of the missing cells' child differs: it takes the larger).
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -54,9 +55,12 @@ namespace bfs::detail::forest {
 template <class Idx>
 class TreeBuilder {
  public:
-  /// missing: per column of X, 1 when it has a missing cell (empty: X has none).
+  /// missing: per column of X, 1 when it has a missing cell (empty: X has none). data_has_missing: the table has
+  /// missing cells (FitOptions::data_has_missing), so splits on complete columns take the larger child even when X
+  /// has none.
   TreeBuilder(const RandomForestParams& params, const std::vector<Entry<Idx>>& presorted, const Matrix& X,
-              const Vector& y, int features_per_split, const std::vector<std::uint8_t>& missing)
+              const Vector& y, int features_per_split, const std::vector<std::uint8_t>& missing,
+              bool data_has_missing = false)
       : params_(params),
         presorted_(presorted),
         X_(X),
@@ -76,7 +80,8 @@ class TreeBuilder {
         selected_(p_),
         events_(static_cast<std::size_t>(kLanes) * n_),
         missing_(missing),
-        missing_rank_(missing.size()) {
+        missing_rank_(missing.size()),
+        larger_child_(!missing.empty() || data_has_missing) {
 #if defined(BFS_FOREST_AVX2)
     // Missing cells: the portable scan, whose lanes read unscaled rows, so the portable filters too.
     vector_scan_ = has_avx2() && missing_.empty();
@@ -156,6 +161,7 @@ class TreeBuilder {
   RowBits row_bits_;             // the bootstrap sample, then a split's left rows (vector_filters_)
   const std::vector<std::uint8_t>& missing_;  // per column: X has a missing cell in it (empty: none anywhere)
   std::vector<Idx> missing_rank_;             // per column with missing cells: their rank
+  bool larger_child_;                         // route NaN by the rule (random_forest.cpp), not always right
 };
 
 /// Draws the tree's bootstrap counts and keeps, per column, the sampled rows in sorted order.
@@ -309,8 +315,8 @@ std::int32_t TreeBuilder<Idx>::place_split(FlatTree& tree, const Task& task, con
   float threshold = static_cast<float>(0.5 * (static_cast<double>(a) + static_cast<double>(b)));
   if (!(threshold >= a && threshold < b)) threshold = a;  // midpoint rounded up to b (or inf arithmetic)
   std::int32_t mid = split.pos + 1;
-  std::uint8_t missing_left = 0;  // a fit without missing cells: NaN fails x <= t, as before missing cells existed
-  if (!missing_.empty()) {
+  std::uint8_t missing_left = 0;  // complete data: NaN fails x <= t, as before missing cells existed
+  if (larger_child_) {
     const std::int32_t missing = missing_in(split.feature, task.begin, task.end);
     if (split.missing_left) {
       // The missing entries join the left values: a stable partition of the split column's segment.

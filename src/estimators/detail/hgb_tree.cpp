@@ -40,8 +40,9 @@ void prepare_leaf(G& grower, Leaf& leaf) {
   }
 }
 
-/// Per column of the binned rows, 1 when one of them is missing; empty when none is (no column has a missing bin).
-std::vector<std::uint8_t> missing_seen(const BinnedColumns& binned) {
+/// Per column of the binned rows, 1 when one of them is missing; empty when none is (no column has a missing bin)
+/// and the table has no missing cell either (data_has_missing: all zeros, so every split takes the larger child).
+std::vector<std::uint8_t> missing_seen(const BinnedColumns& binned, bool data_has_missing) {
   std::vector<std::uint8_t> seen(static_cast<std::size_t>(binned.cols()), 0);
   bool any = false;
   for (Index c = 0; c < binned.cols(); ++c) {
@@ -49,7 +50,7 @@ std::vector<std::uint8_t> missing_seen(const BinnedColumns& binned) {
     seen[static_cast<std::size_t>(c)] = found != nullptr ? 1 : 0;
     any = any || found != nullptr;
   }
-  if (!any) seen.clear();
+  if (!any && !data_has_missing) seen.clear();
   return seen;
 }
 
@@ -74,7 +75,8 @@ std::pair<Leaf, Leaf> split_leaf(G& grower, FlatTree& tree, Leaf& leaf, const st
   left.sums = grower.left_sums(leaf, mid);
   right.sums = Sums{leaf.sums.g - left.sums.g, leaf.sums.h - left.sums.h, leaf.sums.n - left.sums.n};
   // A column without a missing training row: missing cells at prediction go to the child with more training rows
-  // (scikit-learn's TreeGrower.split_next). Training data without any missing cell keep "right", as they always did.
+  // (scikit-learn's TreeGrower.split_next). Complete training rows of a complete table keep "right", as they always
+  // did (missing is empty then).
   if (!missing.empty() && missing[static_cast<std::size_t>(s.feature)] == 0)
     tree.default_left[node] = left.sums.n > right.sums.n ? 1 : 0;
   left.begin = leaf.begin;
@@ -165,9 +167,10 @@ QuantizedGradients quantize(std::span<const double> g, std::span<const double> h
 }
 
 struct TreeBuilder::State {
-  State(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group, HgbGroupSplit split)
+  State(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group, HgbGroupSplit split,
+        bool data_has_missing)
       : limits(limits),
-        missing(missing_seen(binned)),
+        missing(missing_seen(binned, data_has_missing)),
         unit(binned, limits, threads, group, split),
         full(binned, limits, threads, group, split) {}
   GrowLimits limits;
@@ -177,8 +180,8 @@ struct TreeBuilder::State {
 };
 
 TreeBuilder::TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group,
-                         HgbGroupSplit split)
-    : state_(std::make_unique<State>(binned, limits, threads, group, split)) {}
+                         HgbGroupSplit split, bool data_has_missing)
+    : state_(std::make_unique<State>(binned, limits, threads, group, split, data_has_missing)) {}
 TreeBuilder::~TreeBuilder() = default;
 
 FlatTree TreeBuilder::grow(const QuantizedGradients& grad, std::span<const int> allowed, std::span<double> margin) {

@@ -20,9 +20,10 @@
 // (HistGradientBoostingRegressor's docstring; grower.py, TreeGrower.split_next): its splits send a missing cell
 // to the child with more training rows (left only when strictly more). A node without missing rows in a column
 // that has some elsewhere sends them right (NaN right is scanned first and wins ties, as scikit-learn's
-// left-to-right scan does). Training rows without any missing cell keep "right" everywhere, so complete data gives
-// the trees (and model bytes) it always did: the direction is a per-node byte of the model, which keeps no node
-// counts from which prediction could pick the larger child instead.
+// left-to-right scan does). Training rows without any missing cell apply the larger-child rule to every column
+// when the caller says the table has missing cells (FitOptions::data_has_missing: its test rows may have some), and
+// otherwise keep "right" everywhere, so complete data gives the trees (and model bytes) it always did: the direction
+// is a per-node byte of the model, which keeps no node counts from which prediction could pick the larger child.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -70,8 +71,9 @@ struct SplitChoice {
 /// left sums added up from its rows where the split column's histogram is another member's.
 class TreeBuilder {
  public:
+  /// data_has_missing: FitOptions::data_has_missing (the larger-child rule even when no training row misses a cell).
   TreeBuilder(const BinnedColumns& binned, const GrowLimits& limits, int threads, const FitGroup* group = nullptr,
-              HgbGroupSplit split = HgbGroupSplit::Columns);
+              HgbGroupSplit split = HgbGroupSplit::Columns, bool data_has_missing = false);
   ~TreeBuilder();
   TreeBuilder(const TreeBuilder&) = delete;
   TreeBuilder& operator=(const TreeBuilder&) = delete;

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "core/stopwatch.hpp"
+#include "estimators/missing.hpp"
 #include "importance/metrics.hpp"
 #include "importance/permutation.hpp"
 #include "methods/bandit/model_rewards.hpp"
@@ -147,8 +148,10 @@ ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const Evalu
 }
 
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
-                           std::uint64_t slot) {
-  return FitOptions{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads, {}, nullptr};
+                           std::uint64_t slot, bool data_has_missing) {
+  FitOptions options{Rng::stream(seed, round, slot, Purpose::Fit).next_u64(), settings.threads, {}, nullptr};
+  options.data_has_missing = data_has_missing;
+  return options;
 }
 
 FitOrigin fit_origin(const ArmData& arm_data, const PreparedData* prepared) {
@@ -267,11 +270,12 @@ BlockOutcome score_block(const Model& model, const ArmData& data, const FeatureS
 
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
                         const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round, std::uint64_t slot,
-                        const PreparedData* prepared) {
+                        const PreparedData* prepared, std::optional<bool> data_has_missing) {
   ArmOutcome out;
   out.arm = arm;
   if (arm.empty()) return out;
-  FitOptions fit_options = fit_options_for(settings, seed, round, slot);
+  FitOptions fit_options =
+      fit_options_for(settings, seed, round, slot, data_has_missing ? *data_has_missing : has_missing(data.X));
 
   if (evaluated_whole(settings)) {
     // Rewards read from the model (methods/bandit/model_rewards.hpp): lasso-nonzero fits a bootstrap replicate per play

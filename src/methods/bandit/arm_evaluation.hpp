@@ -6,6 +6,7 @@
 // reward; with one column per feature every column is its own feature, as before.
 // Pure: no MPI, no shared state; every random draw comes from the (seed, round, slot, purpose) streams.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "config/job_config.hpp"
@@ -109,8 +110,9 @@ struct BlockOutcome {
 /// gathers only the test rows (a group member that does not fit).
 ArmData prepare_arm_data(const Dataset& data, const FeatureSet& arm, const EvaluationSettings& settings,
                          std::uint64_t seed, std::uint64_t round, std::uint64_t slot, bool with_train = true);
+/// `data_has_missing`: the period's X has a missing cell (FitOptions::data_has_missing).
 FitOptions fit_options_for(const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round,
-                           std::uint64_t slot);
+                           std::uint64_t slot, bool data_has_missing);
 /// `shadow_source`: ArmData::shadow_source (the shadows' columns follow the arm's in that order).
 ImportancePlan make_importance_plan(const FeatureSet& arm, const EvaluationSettings& settings,
                                     const FeatureLayout& layout, const FeatureSet& shadow_source);
@@ -129,9 +131,11 @@ bool evaluated_whole(const EvaluationSettings& settings);
 
 /// Evaluates `arm` on `data`. An empty arm yields an empty outcome.
 /// `prepared`: the estimator's prepare() of data.X, or nullptr (estimators/estimator.hpp, PreparedData).
+/// `data_has_missing`: whether data.X has a missing cell, known once per period (PeriodPrefetcher); unset, data.X
+/// is scanned.
 ArmOutcome evaluate_arm(const Dataset& data, const FeatureSet& arm, const Estimator& estimator,
                         const EvaluationSettings& settings, std::uint64_t seed, std::uint64_t round, std::uint64_t slot,
-                        const PreparedData* prepared = nullptr);
+                        const PreparedData* prepared = nullptr, std::optional<bool> data_has_missing = std::nullopt);
 
 /// The fit's origin (FitOptions::origin): the data's rows and arm columns of X_train with `prepared`; empty when
 /// X_train has shadow columns, which are no columns of the data.

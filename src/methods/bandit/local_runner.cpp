@@ -45,7 +45,7 @@ class LocalEvaluator final : public RoundEvaluator {
     for (std::size_t slot = 0; slot < draws.size(); ++slot)
       outcomes.push_back(evaluate_arm(data, draws[slot].arm, *estimator_, settings_, context_.seed,
                                       static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(slot),
-                                      prefetcher_.current_prepared()));
+                                      prefetcher_.current_prepared(), prefetcher_.current_has_missing()));
     return outcomes;
   }
 

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/stopwatch.hpp"
+#include "estimators/missing.hpp"
 
 namespace bfs {
 
@@ -15,6 +16,7 @@ PeriodPrefetcher::Loaded PeriodPrefetcher::load(int period) {
   const auto start = SteadyClock::now();
   Loaded loaded;
   loaded.data = source_.load_period(period);
+  loaded.has_missing = has_missing(loaded.data.X);
   if (preparer_ != nullptr) loaded.prepared = preparer_->prepare(loaded.data.X, threads_);
   loaded.seconds = seconds_since(start);
   return loaded;
@@ -39,11 +41,13 @@ const Dataset& PeriodPrefetcher::get(int period, int next) {
     discard_pending();
     current_ = Dataset{};
     current_prepared_.reset();
+    current_has_missing_ = false;
     current_period_ = -1;
     loaded = load(period);
   }
   current_ = std::move(loaded.data);  // frees the previous period before the next one is started
   current_prepared_ = std::move(loaded.prepared);
+  current_has_missing_ = loaded.has_missing;
   current_period_ = period;
   last_load_seconds_ = loaded.seconds;
   last_wait_seconds_ = seconds_since(start);

@@ -51,6 +51,8 @@ class PeriodPrefetcher {
   const Dataset& current() const { return current_; }
   /// The preparer's work on current() (nullptr without a preparer, or when it prepares nothing).
   const PreparedData* current_prepared() const { return current_prepared_.get(); }
+  /// Whether current().X has a missing cell, scanned once on the loading thread (FitOptions::data_has_missing).
+  bool current_has_missing() const { return current_has_missing_; }
   /// Seconds the last get() blocked its caller: the data phase as the rounds see it (0 when the prefetch was done).
   double last_wait_seconds() const { return last_wait_seconds_; }
   /// Seconds source.load_period took for the period the last get() returned, on whichever thread ran it.
@@ -60,6 +62,7 @@ class PeriodPrefetcher {
   struct Loaded {
     Dataset data;
     std::shared_ptr<const PreparedData> prepared;
+    bool has_missing = false;
     double seconds = 0.0;
   };
   Loaded load(int period);
@@ -71,6 +74,7 @@ class PeriodPrefetcher {
   int threads_;
   Dataset current_;
   std::shared_ptr<const PreparedData> current_prepared_;
+  bool current_has_missing_ = false;
   int current_period_ = -1;
   std::future<Loaded> pending_;
   int pending_period_ = -1;

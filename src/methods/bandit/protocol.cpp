@@ -155,8 +155,8 @@ class Worker {
     // runner does.
     if (evaluated_whole(settings_) || group_comm_->size() == 1) {
       if (!leader()) return;
-      const ArmOutcome outcome =
-          evaluate_arm(prefetcher_.current(), arm, *estimator_, settings_, seed, r, s, prefetcher_.current_prepared());
+      const ArmOutcome outcome = evaluate_arm(prefetcher_.current(), arm, *estimator_, settings_, seed, r, s,
+                                              prefetcher_.current_prepared(), prefetcher_.current_has_missing());
       piece.test_score = outcome.test_score;
       piece.fit_seconds = outcome.fit_seconds;
       piece.split_seconds = outcome.split_seconds;
@@ -191,7 +191,7 @@ class Worker {
                                      ModelMessage& message) {
     const auto fit = [&](const FitGroup* group) {
       const auto start = Clock::now();
-      FitOptions options = fit_options_for(settings_, context_.seed, r, s);
+      FitOptions options = fit_options_for(settings_, context_.seed, r, s, prefetcher_.current_has_missing());
       options.origin = fit_origin(arm_data, prefetcher_.current_prepared());
       options.group = group;
       std::unique_ptr<Model> model = estimator_->fit(arm_data.X_train, arm_data.y_train, options);

@@ -121,6 +121,48 @@ BOOST_AUTO_TEST_CASE(random_forest_sends_unseen_missing_to_the_child_with_more_r
   BOOST_TEST(predict_one(*complete, {kNaN, 0.0f}) == 10.0);
 }
 
+BOOST_AUTO_TEST_CASE(random_forest_on_a_table_with_missing_cells_routes_them_on_complete_training_rows) {
+  // Complete training rows of a table whose other rows miss cells (FitOptions::data_has_missing): a missing cell at
+  // prediction goes to the larger child, as when the training rows miss a cell elsewhere; unset, right as before.
+  RandomForestParams params;
+  params.n_estimators = 1;
+  params.max_depth = 1;
+  params.bootstrap = false;
+  const auto estimator = make_random_forest(params);
+  FitOptions table_has_missing{1, 1, {}, nullptr};
+  table_has_missing.data_has_missing = true;
+  for (const int left_rows : {5, 3, 4}) {
+    const auto data = step_with_other_column(left_rows, false);
+    const auto model = estimator->fit(data.X, data.y, table_has_missing);
+    BOOST_TEST(model->trees()->trees[0].feature[0] == 0);
+    BOOST_TEST(model->trees()->trees[0].default_left[0] == (left_rows > 4 ? 1 : 0));
+    BOOST_TEST(predict_one(*model, {kNaN, 0.0f}) == (left_rows > 4 ? 0.0 : 10.0));
+    const auto before = estimator->fit(data.X, data.y, FitOptions{1, 1, {}, nullptr});
+    BOOST_TEST(before->trees()->trees[0].default_left[0] == 0);
+  }
+  // Deep trees: the flag changes the missing cells' side and nothing else (same splits, same leaves).
+  const test::Problem big = test::friedman1(300, 6, 0.5, 9);
+  RandomForestParams deep;
+  deep.n_estimators = 5;
+  FitOptions flagged{3, 2, {}, nullptr};
+  flagged.data_has_missing = true;
+  const auto with = make_random_forest(deep)->fit(big.X, big.y, flagged);
+  const auto without = make_random_forest(deep)->fit(big.X, big.y, FitOptions{3, 2, {}, nullptr});
+  int left = 0;
+  for (std::size_t t = 0; t < 5; ++t) {
+    const FlatTree& a = with->trees()->trees[t];
+    const FlatTree& b = without->trees()->trees[t];
+    BOOST_TEST(a.feature == b.feature);
+    BOOST_TEST(a.threshold == b.threshold);
+    BOOST_TEST(a.value == b.value);
+    for (std::size_t k = 0; k < a.feature.size(); ++k) {
+      BOOST_TEST(b.default_left[k] == 0);
+      left += a.default_left[k];
+    }
+  }
+  BOOST_TEST(left > 0);  // some larger child is the left one
+}
+
 BOOST_AUTO_TEST_CASE(random_forest_with_missing_cells_is_the_same_on_every_path) {
   // Thread counts, the AVX2 filters or the portable ones, and a fit reusing the batch's sort: one forest. Every
   // column per node (max_features = 1) puts four of them in the SSE2 lanes scan, which must read the rows as the
@@ -196,6 +238,28 @@ BOOST_AUTO_TEST_CASE(hgb_sends_unseen_missing_to_the_child_with_more_rows) {
   BOOST_TEST(default_left(3, true) == 0);
   BOOST_TEST(default_left(4, true) == 0);   // equal: right
   BOOST_TEST(default_left(5, false) == 0);  // complete training rows: the trees they always gave
+}
+
+BOOST_AUTO_TEST_CASE(hgb_on_a_table_with_missing_cells_routes_them_on_complete_training_rows) {
+  // FitOptions::data_has_missing: complete training rows of a table with missing cells take the larger child.
+  HgbParams params;
+  params.n_estimators = 1;
+  params.max_leaves = 2;
+  params.min_samples_leaf = 1;
+  params.min_child_weight = 0.0;
+  params.validation_fraction = 0.0;
+  const auto estimator = make_hgb(params);
+  for (const int left_rows : {5, 3, 4}) {
+    const auto data = step_with_other_column(left_rows, false);
+    FitOptions options{1, 1, {}, nullptr};
+    options.data_has_missing = true;
+    const auto model = estimator->fit(data.X, data.y, options);
+    const FlatTree& tree = model->trees()->trees[0];
+    BOOST_TEST(tree.feature[0] == 0);
+    BOOST_TEST(tree.default_left[0] == (left_rows > 4 ? 1 : 0));
+    const double nan_row = predict_one(*model, {kNaN, 0.0f});
+    BOOST_TEST(nan_row == predict_one(*model, {left_rows > 4 ? 1.0f : 8.0f, 0.0f}));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(hgb_with_missing_cells_reuses_the_batch_bins_exactly) {

@@ -7,6 +7,7 @@
 #include "categorical_data.hpp"
 #include "config/job_config.hpp"
 #include "core/rng.hpp"
+#include "estimators/missing.hpp"
 #include "importance/metrics.hpp"
 #include "methods/bandit/arm_evaluation.hpp"
 #include "methods/bandit/bandit_params.hpp"
@@ -59,7 +60,8 @@ BOOST_AUTO_TEST_CASE(the_indicators_are_permuted_as_the_original_column) {
   const std::uint64_t seed = 5, round = 2, slot = 1;
   const ArmData arm_data = prepare_arm_data(data, arm, settings, seed, round, slot);
   const auto estimator = make_estimator(job.estimator);
-  const auto model = estimator->fit(arm_data.X_train, arm_data.y_train, fit_options_for(settings, seed, round, slot));
+  const auto model = estimator->fit(arm_data.X_train, arm_data.y_train,
+                                    fit_options_for(settings, seed, round, slot, has_missing(data.X)));
   const ImportancePlan plan = make_importance_plan(arm, settings, data.layout, arm_data.shadow_source);
   const BlockOutcome scored = score_block(*model, arm_data, arm, plan, {0, 1, 2}, settings, seed, round, slot);
   BOOST_REQUIRE(scored.scores.size() == 3u);  // one score per feature, not per column

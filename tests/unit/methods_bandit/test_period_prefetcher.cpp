@@ -4,6 +4,7 @@
 #include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -171,4 +172,17 @@ BOOST_AUTO_TEST_CASE(the_next_period_follows_the_schedule_and_ends_with_it) {
   bandit_config(job).mode = Mode::Offline;
   bandit_config(job).iterations = 10;
   BOOST_TEST(next_period_after(job, 1, 3) == -1);
+}
+
+BOOST_AUTO_TEST_CASE(each_period_knows_whether_it_has_missing_cells) {
+  // FitOptions::data_has_missing comes from here: a period with a missing cell routes its trees' NaN by the
+  // larger-child rule even where a fit's training rows are complete; a complete period keeps the old trees.
+  Dataset data = panel();
+  data.X(12, 3) = std::numeric_limits<float>::quiet_NaN();  // period 1 (rows 9 to 20)
+  auto source = make_memory_source(std::move(data), true, 2, 5);
+  PeriodPrefetcher prefetcher(*source);
+  for (int k = 0; k < 4; ++k) {
+    prefetcher.get(k, k + 1 < 4 ? k + 1 : -1);
+    BOOST_TEST(prefetcher.current_has_missing() == (k == 1));
+  }
 }
