@@ -80,8 +80,8 @@ class TreeBuilder {
         selected_(p_),
         events_(static_cast<std::size_t>(kLanes) * n_),
         missing_(missing),
-        missing_rank_(missing.size()),
-        larger_child_(!missing.empty() || data_has_missing) {
+        missing_rank_(missing.size()) {
+    larger_child_ = !missing.empty() || data_has_missing;
 #if defined(BFS_FOREST_AVX2)
     // Missing cells: the portable scan, whose lanes read unscaled rows, so the portable filters too.
     vector_scan_ = has_avx2() && missing_.empty();
@@ -157,11 +157,11 @@ class TreeBuilder {
   std::vector<Task> stack_;
   bool vector_scan_ = false;     // AVX2 (has_avx2()): the scan's blocks in scan_columns_avx2
   bool vector_filters_ = false;  // rows below 256 and AVX2: RowBits and the vector filters (forest_simd.hpp)
+  bool larger_child_ = false;    // route NaN by the rule (random_forest.cpp), not always right
   int row_shift_ = 0;            // kRowScale with vector_filters_: the entries hold row·16 (row_of undoes it)
   RowBits row_bits_;             // the bootstrap sample, then a split's left rows (vector_filters_)
   const std::vector<std::uint8_t>& missing_;  // per column: X has a missing cell in it (empty: none anywhere)
   std::vector<Idx> missing_rank_;             // per column with missing cells: their rank
-  bool larger_child_;                         // route NaN by the rule (random_forest.cpp), not always right
 };
 
 /// Draws the tree's bootstrap counts and keeps, per column, the sampled rows in sorted order.
