@@ -23,7 +23,7 @@ struct Run {
 std::string result_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const std::string file = fs::is_directory(path, ec) ? (fs::path(path) / "result.h5").string() : path;
+  std::string file = fs::is_directory(path, ec) ? (fs::path(path) / "result.h5").string() : path;
   if (!fs::is_regular_file(file, ec))
     throw InputError("aggregate: '" + file + "' does not exist" +
                      (fs::exists(path, ec) ? "" : " ('" + path + "' is neither a directory nor a file)") +
@@ -142,6 +142,7 @@ MethodResult aggregate(const std::vector<std::string>& paths, double threshold) 
   r.importance_hi.resize(r.importance.size());
   for (std::size_t k = 0; k < r.importance.size(); ++k) {
     std::vector<double> values;
+    values.reserve(outcomes.size());
     for (const RunOutcome& o : outcomes) values.push_back(o.importance[k]);
     r.importance_lo[k] = linear_quantile(values, (1.0 - level) / 2.0);
     r.importance_hi[k] = linear_quantile(values, (1.0 + level) / 2.0);

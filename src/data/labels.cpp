@@ -98,9 +98,8 @@ std::string validate_text_labels(const std::vector<std::string>& values,
         where, " has 2 distinct text values ", listed,
         "; set data.positive_label to the one that is class 1 (e.g. positive_label = ", label_text(values[1]), ")"));
   }
-  const std::string wanted = std::holds_alternative<double>(*positive_label)
-                                 ? format_value(std::get<double>(*positive_label))
-                                 : std::get<std::string>(*positive_label);
+  std::string wanted = std::holds_alternative<double>(*positive_label) ? format_value(std::get<double>(*positive_label))
+                                                                       : std::get<std::string>(*positive_label);
   if (wanted != values[0] && wanted != values[1]) {
     throw InputError(detail::concat("data.task = \"binary\": data.positive_label = ", label_text(*positive_label),
                                     " is not one of the 2 distinct values of y in '", origin, "' ", listed));
