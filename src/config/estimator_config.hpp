@@ -112,8 +112,12 @@ constexpr std::array<std::pair<HgbGroupSplit, std::string_view>, 2> enum_table(H
   return {{{HgbGroupSplit::Columns, "columns"}, {HgbGroupSplit::Rows, "rows"}}};
 }
 
+/// hgb's most value bins per column: a row's bin code is one byte, and missing has a code of its own.
+inline constexpr int kHgbMaxBin = 255;
+
 /// Histogram gradient boosting, our own (the algorithm of LightGBM and scikit-learn's
 /// HistGradientBoosting*): leaf-wise growth on binned columns. The keys shared with `gbm` mean the same.
+
 struct HgbParams {
   double learning_rate = 0.1;
   int n_estimators = 100;
@@ -142,7 +146,7 @@ struct HgbParams {
     v("min_samples_leaf", min_samples_leaf, range(1, 1e9, "rows needed in each leaf"));
     v("lambda", lambda, range(0, kInf, "L2 penalty on leaf weights"));
     v("colsample", colsample, above(0, 1, "column subsample per tree"));
-    v("max_bin", max_bin, range(2, 255, "bins per column (NaN has its own)"));
+    v("max_bin", max_bin, range(2, kHgbMaxBin, "bins per column (NaN has its own)"));
     v("validation_fraction", validation_fraction, range(0, 0.9, "early stopping hold-out (0 = off)"));
     v("early_stopping_rounds", early_stopping_rounds, range(1, 1e6, "rounds without improvement"));
     v("group_split", group_split, text("how a fit group shares a fit: columns or rows (same model)").result_neutral());

@@ -4,6 +4,7 @@
 // sharing of the histograms and split scans. Internal to hgb_tree.cpp; a header only because the
 // Grower is a template over the slot type.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/estimator_config.hpp"  // kHgbMaxBin
 #include "core/byte_codec.hpp"
 #include "core/error.hpp"
 #include "core/share.hpp"
@@ -215,34 +217,62 @@ class Grower {
     if (id >= 0) free_.push_back(id);
   }
 
-  /// The best split of one column: the largest children's score G_L²/(H_L+λ) + G_R²/(H_R+λ) above `floor`.
-  /// An empty bin repeats the previous bin's candidate, which keeps the earlier one (strict >), so every bin is
-  /// scored without a data-dependent branch.
+  /// The best split of one column: the largest children's score G_L²/(H_L+λ) + G_R²/(H_R+λ) above `floor`, over the
+  /// candidates "bins ≤ b left" with the missing rows right (R) and, when the node has any, left (L); ties go to R,
+  /// then to the lower bin (hgb_tree.hpp). Only candidates that can win are scored: a prefix whose left side is below
+  /// min_rows in both directions is summed with integers only (children_score would give −∞), and an empty bin is
+  /// dropped because it repeats the previous bin's candidate, which keeps the tie (strict >). The chosen split and its
+  /// gain are bit for bit those of scoring every bin in two passes, because each kept candidate is scored from the
+  /// same integer sums by the same children_score.
   SplitChoice scan_column(const Entry* h, int value_bins, const Sums& node, double floor) const {
-    SplitChoice best;
-    const Entry& nan = h[value_bins];
-    const int last = nan.n > 0 ? value_bins : value_bins - 1;  // value_bins − 1 = split on NaN
-    double best_score = floor;
-    int best_bin = -1;
-    bool best_nan_left = false;
-    const auto pass = [&](Sums left, int end, bool nan_left) {
-      for (int b = 0; b < end; ++b) {
-        left.g += h[b].g;
-        left.h += h[b].hessian();
-        left.n += h[b].n;
-        const Sums right{node.g - left.g, node.h - left.h, node.n - left.n};
-        if (right.n < min_rows_) break;  // the right side only shrinks from here
-        const double children = children_score(left, right);
-        const bool better = children > best_score;
-        best_score = better ? children : best_score;
-        best_bin = better ? b : best_bin;
-        best_nan_left = better ? nan_left : best_nan_left;
+    const Entry& nan_bin = h[value_bins];
+    const Sums nan{nan_bin.g, nan_bin.hessian(), nan_bin.n};
+    const int end = nan.n > 0 ? value_bins : value_bins - 1;  // R's last candidate, value_bins − 1, splits on NaN
+    Sums left;
+    int b = 0;
+    // No candidate is admissible while the left side, missing rows included, has fewer than min_rows rows.
+    for (; b < end && left.n + h[b].n + nan.n < min_rows_; ++b) add_slot(left, h[b]);
+    // The candidates' bins: the first, then the nonempty ones, until R's right side falls below min_rows (it only
+    // shrinks from there). The bins between two kept ones are empty, so each one's left sums are the previous one's
+    // plus its own.
+    std::array<std::uint8_t, kHgbMaxBin> bins;  // NOLINT(cppcoreguidelines-pro-type-member-init): written before read
+    const std::int64_t most_left = node.n - min_rows_;
+    std::int64_t n = left.n, kept = 0;
+    if (b < end) {
+      n += h[b].n;
+      if (n <= most_left) bins[static_cast<std::size_t>(kept++)] = static_cast<std::uint8_t>(b);
+      ++b;
+    }
+    for (; kept > 0 && b < end; ++b) {
+      n += h[b].n;
+      if (n > most_left) break;
+      bins[static_cast<std::size_t>(kept)] = static_cast<std::uint8_t>(b);
+      kept += h[b].n != 0 ? 1 : 0;
+    }
+    Candidate r{floor}, l{floor};
+    std::int64_t k = 0;
+    if (nan.n > 0) {
+      const std::int64_t most_left_l = most_left - nan.n;  // L's right side reaches min_rows first
+      for (; k < kept; ++k) {
+        const int bin = bins[static_cast<std::size_t>(k)];
+        add_slot(left, h[bin]);
+        r.offer(children_score(left, minus(node, left)), bin);
+        if (left.n > most_left_l) {
+          ++k;
+          break;
+        }
+        const Sums with_nan{left.g + nan.g, left.h + nan.h, left.n + nan.n};
+        l.offer(children_score(with_nan, minus(node, with_nan)), bin);
       }
-    };
-    pass(Sums{}, last, false);
-    if (nan.n > 0) pass(Sums{nan.g, nan.hessian(), nan.n}, value_bins - 1, true);
-    if (best_bin < 0) return best;
-    return SplitChoice{best_score - floor, 0, best_bin, best_nan_left};
+    }
+    for (; k < kept; ++k) {
+      const int bin = bins[static_cast<std::size_t>(k)];
+      add_slot(left, h[bin]);
+      r.offer(children_score(left, minus(node, left)), bin);
+    }
+    if (l.bin >= 0 && l.score > r.score) return SplitChoice{l.score - floor, 0, l.bin, true};
+    if (r.bin >= 0) return SplitChoice{r.score - floor, 0, r.bin, false};
+    return SplitChoice{};
   }
 
   SplitChoice find_split(int hist_id, const Sums& node) {
@@ -326,6 +356,26 @@ class Grower {
 
  private:
   static constexpr bool kUnit = std::is_same_v<Entry, UnitEntry>;
+
+  static void add_slot(Sums& s, const Entry& e) {
+    s.g += e.g;
+    s.h += e.hessian();
+    s.n += e.n;
+  }
+  static Sums minus(const Sums& a, const Sums& b) {
+    return Sums{a.g - b.g, a.h - b.h, a.n - b.n};
+  }
+
+  /// The best candidate of one direction so far: the first of the largest scores above the floor it starts at.
+  struct Candidate {
+    double score;
+    int bin = -1;
+    void offer(double s, int b) {
+      const bool better = s > score;
+      score = better ? s : score;
+      bin = better ? b : bin;
+    }
+  };
 
   /// G_L²/(H_L+λ) + G_R²/(H_R+λ), or −∞ when a side breaks a leaf limit.
   double children_score(const Sums& left, const Sums& right) const {
