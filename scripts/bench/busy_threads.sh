@@ -5,12 +5,13 @@
 # permutations per feature; gbm learning_rate 0.05, 200 trees, 50 leaves; hgb and random_forest as in the README's
 # other examples); the seconds are run.json's per_iteration_seconds.
 #
-#   scripts/bench/busy_threads.sh [BUILD=build] [ITERATIONS=40] [N=1000] [P=100] [POLICIES="passive spin"]
+#   scripts/bench/busy_threads.sh [BUILD=build] [ITERATIONS=40] [N=1000] [P=100] [POLICIES="default spin"]
 #
 # POLICIES, each a setting of the run's environment:
-#   passive  neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT set: banditfs's default (it sets OMP_WAIT_POLICY=passive)
-#   spin     GOMP_SPINCOUNT=300000: libgomp's own default when nothing is set (idle threads spin ~3 ms), i.e. what
-#            banditfs did before it chose passive waiting
+#   default  nothing set: banditfs's choice from the load of its CPUs at start (cli/wait_policy.hpp): libgomp's
+#            default on idle CPUs, passive waiting and no more threads than the free CPUs on busy ones
+#   passive  OMP_WAIT_POLICY=passive with every thread asked for
+#   spin     GOMP_SPINCOUNT=300000: libgomp's own default when nothing is set (idle threads spin ~3 ms)
 #   short    GOMP_SPINCOUNT=10000 (a spin of about 0.1 ms, then sleep): a middle way, should passive cost too much
 #            on an idle machine
 #   active   OMP_WAIT_POLICY=active (idle threads spin for minutes)
@@ -21,7 +22,7 @@ build="$(cd "${1:-build}" && pwd)"
 iterations="${2:-40}"
 n="${3:-1000}"
 p="${4:-100}"
-policies="${5:-passive spin}"
+policies="${5:-default spin}"
 repeats="${REPEATS:-1}"
 work="$(mktemp -d)"
 busy_pid=""
@@ -55,11 +56,12 @@ seconds_per_iteration() {  # seconds_per_iteration POLICY ESTIMATOR THREADS: the
   local policy="$1" estimator="$2" threads="$3" runs=()
   local -a environment=(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT)
   case "$policy" in
-    passive) ;;
+    default) ;;
+    passive) environment+=(OMP_WAIT_POLICY=passive) ;;
     spin) environment+=(GOMP_SPINCOUNT=300000) ;;
     short) environment+=(GOMP_SPINCOUNT=10000) ;;
     active) environment+=(OMP_WAIT_POLICY=active) ;;
-    *) echo "unknown policy '$policy' (passive, spin, short, active)" >&2; exit 2 ;;
+    *) echo "unknown policy '$policy' (default, passive, spin, short, active)" >&2; exit 2 ;;
   esac
   job "$estimator" "$threads" >"$work/job.toml"
   for _ in $(seq "$repeats"); do
@@ -70,12 +72,14 @@ seconds_per_iteration() {  # seconds_per_iteration POLICY ESTIMATOR THREADS: the
     }
     runs+=("$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["timings"]["per_iteration_seconds"])' \
       "$work/out/run.json")")
+    used=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["threads"])' "$work/out/run.json")
   done
-  printf '%s\n' "${runs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  printf '%s\n' "${runs[@]}" | sort -g | awk -v used="$used" '{ v[NR] = $1 } END {
+    print ((NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), used }'
 }
 
 echo "bandit per-iteration time, ms (n = $n, p = $p, $iterations iterations, median of $repeats run(s)); $(nproc) cores"
-printf '%-8s %-6s %-14s %10s %10s %8s\n' policy load estimator "1 thread" "2 threads" "2t / 1t"
+printf '%-8s %-6s %-14s %10s %10s %8s %s\n' policy load estimator "1 thread" "2 threads" "2t / 1t" "(threads taken when 2 asked)"
 for policy in $policies; do
   for load in idle busy; do
     if [ "$load" == busy ]; then
@@ -83,10 +87,10 @@ for policy in $policies; do
       busy_pid=$!
     fi
     for estimator in gbm hgb random_forest; do
-      one=$(seconds_per_iteration "$policy" "$estimator" 1)
-      two=$(seconds_per_iteration "$policy" "$estimator" 2)
-      awk -v policy="$policy" -v load="$load" -v e="$estimator" -v a="$one" -v b="$two" 'BEGIN {
-        printf "%-8s %-6s %-14s %10.1f %10.1f %8.2f\n", policy, load, e, 1000 * a, 1000 * b, b / a }'
+      read -r one _ <<<"$(seconds_per_iteration "$policy" "$estimator" 1)"
+      read -r two taken <<<"$(seconds_per_iteration "$policy" "$estimator" 2)"
+      awk -v policy="$policy" -v load="$load" -v e="$estimator" -v a="$one" -v b="$two" -v t="$taken" 'BEGIN {
+        printf "%-8s %-6s %-14s %10.1f %10.1f %8.2f (%d)\n", policy, load, e, 1000 * a, 1000 * b, b / a, t }'
     done
     stop_busy
   done

@@ -122,7 +122,13 @@ int command_run(const RunArgs& args, const dist::Session& session) {
         "--force deletes that checkpoint and starts over; give one of them");
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
-  const api::Job job = api::Job::load(args.job_path, overrides);
+  api::Job job = api::Job::load(args.job_path, overrides);
+  const int asked_threads = job.threads();
+  if (const int threads = cli::thread_cap(asked_threads); threads < asked_threads) {
+    // Other work keeps some of this process's CPUs busy: the run takes the free ones (results do not depend on it).
+    overrides.push_back("run.threads=" + std::to_string(threads));
+    job = api::Job::load(args.job_path, overrides);
+  }
   const JobConfig& config = job.config();
   const bool coordinator = session.rank() == 0;  // only rank 0 writes files and logs
 
@@ -138,7 +144,8 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", api::version(), args.job_path, out_dir.string(),
               session.size(), session.size() > 1 ? "s" : "");
     log->info("command: {}", args.command_line);
-    log->info("method {} seed {} threads {}", job.method(), config.run.seed, job.threads());
+    log->info("method {} seed {} threads {}{}", job.method(), config.run.seed, job.threads(),
+              job.threads() < asked_threads ? " (of " + std::to_string(asked_threads) + " asked: CPUs busy)" : "");
     log->info("{}", cli::wait_policy_note());
     if (job_file_is_empty(args.job_path))
       log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
@@ -441,7 +448,7 @@ int run_command_line(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
-  cli::wait_passively_unless_chosen(argv);  // first: it may re-execute the program
+  cli::choose_wait_policy(argv);  // first: it may re-execute the program
   // Setting up the command line can throw too (CLI11's construction errors, std::bad_alloc): nothing escapes main.
   try {
     return run_command_line(argc, argv);
