@@ -59,6 +59,27 @@ inline void report_final(const MethodRun& run, RoundReport report, const MethodR
   run.on_round(report);
 }
 
+/// A new result with the facts every method's result has: the method, and the job, seed, ranks and threads of `run`.
+inline MethodResult result_of(const MethodRun& run, std::string method) {
+  MethodResult r;
+  r.method = std::move(method);
+  r.job_text = run.job_text;
+  r.seed = run.context.seed;
+  r.ranks = run.comm.size();
+  r.threads = run.executor.threads();
+  return r;
+}
+
+/// The same for a method that ran on (X, y): also the task and the data set's origin and missing-value counts.
+inline MethodResult result_of(const MethodRun& run, std::string method, const Dataset& data) {
+  MethodResult r = result_of(run, std::move(method));
+  r.task = std::string(name_of(run.job.data.task));
+  r.data_origin = data.origin;
+  r.missing = data.missing;
+  r.rows_without_target = data.rows_without_target;
+  return r;
+}
+
 /// True for a result returned early because control.stop_requested() fired.
 inline bool interrupted(const MethodResult& result) {
   return result.stop_reason.rfind("interrupted", 0) == 0;

@@ -332,15 +332,10 @@ void add_truth_facts(MethodResult& r) {
 
 MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const cmab::CmabParams& params,
                          const Settings& s, const std::vector<std::vector<double>>& scored) {
-  MethodResult r;
-  r.method = "cmab-scores";
+  MethodResult r = result_of(run, "cmab-scores");
   r.group = "cmab";
   r.task = "bandit-log";
   r.data_origin = header.origin;
-  r.job_text = run.job_text;
-  r.seed = run.context.seed;
-  r.ranks = run.comm.size();
-  r.threads = run.executor.threads();
   r.iterations = static_cast<std::int32_t>(header.cols);
   r.iteration_unit = "features scored";
   r.stop_reason = "every feature scored";

@@ -47,16 +47,7 @@ std::size_t inner_samples(const first::FirstParams& params, const std::vector<do
 MethodResult make_result(const MethodRun& run, const Dataset& data, const first::FirstOutcome& outcome,
                          const first::TotalIndex& t, std::size_t n_outer) {
   const auto& params = *run.job.method.params.as<first::FirstParams>();
-  MethodResult r;
-  r.method = "first";
-  r.task = std::string(name_of(run.job.data.task));
-  r.data_origin = data.origin;
-  r.missing = data.missing;
-  r.rows_without_target = data.rows_without_target;
-  r.job_text = run.job_text;
-  r.seed = run.context.seed;
-  r.ranks = run.comm.size();
-  r.threads = run.executor.threads();
+  MethodResult r = result_of(run, "first", data);
   r.iterations = static_cast<std::int32_t>(outcome.forward.size());
   r.stop_reason = outcome.forward.size() == t.features() ? "every feature added" : "no candidate explains more";
   r.importance_meaning = "psi";

@@ -225,16 +225,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
                          const fuse::Tree& tree, SearchOutcome outcome) {
   const std::size_t p = data.feature_names.size();
   const auto real = static_cast<std::int32_t>(p);
-  MethodResult r;
-  r.method = "fuse";
-  r.task = std::string(name_of(run.job.data.task));
-  r.data_origin = data.origin;
-  r.missing = data.missing;
-  r.rows_without_target = data.rows_without_target;
-  r.job_text = run.job_text;
-  r.seed = run.context.seed;
-  r.ranks = run.comm.size();
-  r.threads = run.executor.threads();
+  MethodResult r = result_of(run, "fuse", data);
   r.iterations = static_cast<std::int32_t>(std::min<std::int64_t>(params.iterations, INT32_MAX));
   r.stop_reason = "iterations done";
   r.importance_meaning = "g-RAVE";
