@@ -37,9 +37,10 @@ body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-se
 h1 { font-size: 1.5em; margin: 0 0 4px 0; }
 h2 { font-size: 1.15em; margin: 28px 0 8px 0; border-bottom: 1px solid #ddd; padding-bottom: 3px; }
 .lead { font-size: 1.05em; color: #333; margin: 2px 0 14px 0; }
-.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(280px, 1fr)); gap: 2px 24px; }
-.facts div { padding: 3px 0; border-bottom: 1px dotted #e3e3e3; font-size: 0.92em; overflow-wrap: anywhere; }
-.facts b { display: inline-block; min-width: 118px; color: #555; font-weight: 600; }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 2px 24px; }
+.facts div { display: flex; gap: 8px; padding: 3px 0; border-bottom: 1px dotted #e3e3e3; font-size: 0.92em; }
+.facts b { flex: 0 0 108px; color: #555; font-weight: 600; }
+.facts span { flex: 1 1 auto; overflow-wrap: anywhere; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 22px; align-items: center; font-size: 0.92em;
           background: #f6f6f6; padding: 8px 12px; border-radius: 4px; }
 .sw { display: inline-block; width: 16px; height: 12px; vertical-align: middle; margin-right: 5px; }
@@ -74,7 +75,7 @@ def seconds(value):
 
 def method_line(r):
     """'bandit — policy ttts, estimator random_forest, metric r2': the method and its own string facts."""
-    skip = {"feature_columns"}
+    skip = {"feature_columns", "estimator"}  # the estimator has its own line
     parts = [f"{k} {v}" for k, v in r["facts"].items() if isinstance(v, str) and k not in skip and "/" not in k]
     return r["attrs"].get("method", "?") + (" \u2014 " + ", ".join(parts) if parts else "")
 
@@ -94,7 +95,7 @@ def selection_facts(r):
         rows.append(("rule", f"selection frequency \u2265 {pi:g} over {r['stability_attrs'].get('runs', '?')} runs"
                      if pi is not None else "selection frequency over several runs"))
     elif label:
-        rows.append(("rule", label if value is None else f"{label} ({value:.4g})"))
+        rows.append(("rule", label))
     for key in ("shadows", "shadow_quantile"):
         if key in r["facts"]:
             rows.append((key.replace("_", " "), number(r["facts"][key])))
@@ -106,7 +107,7 @@ def stability_facts(r):
     aggregate, the runs' seeds."""
     rows = []
     for key, value in r["stability_attrs"].items():
-        if key != "threshold":
+        if key not in ("threshold", "runs"):  # both in the rule's line
             rows.append((f"stability {key}", number(value)))
     sources = r["run_json"].get("stability", {}).get("sources", []) if isinstance(r["run_json"], dict) else []
     if sources:
@@ -185,17 +186,18 @@ def lead(r):
     return text + "."
 
 
-def legend_html():
+def legend_html(r):
+    """The colour rule once for the whole page (the entries this result has: no truth entry when it is unknown)."""
     def swatch(css):
         return f'<span class="sw" style="{css}"></span>'
-    items = [
-        swatch(f"background:{style.SELECTED}") + "selected",
-        swatch(f"background:{style.NOT_SELECTED}") + "not selected",
-        swatch(f"background:#fff;border:2px solid {style.TRUTH};box-sizing:border-box")
-        + f"{style.TRUTH_MARK} true feature (black outline, star before its name or at its line's end)",
-        swatch(f"border-top:2px dashed {style.THRESHOLD};height:0") + "selection threshold",
-        swatch(f"border-top:1.5px solid {style.INTERVAL};height:0") + "interval",
-    ]
+    items = [swatch(f"background:{style.SELECTED}") + "selected",
+             swatch(f"background:{style.NOT_SELECTED}") + "not selected"]
+    if r["truth"] is not None:
+        items.append(swatch(f"background:#fff;border:2px solid {style.TRUTH};box-sizing:border-box")
+                     + f"{style.TRUTH_MARK} true feature (black outline, star before its name or at its line's end)")
+    items.append(swatch(f"border-top:2px dashed {style.THRESHOLD};height:0") + "selection threshold")
+    if r["lo"] is not None:
+        items.append(swatch(f"border-top:1.5px solid {style.INTERVAL};height:0") + "interval")
     return '<div class="legend">' + "".join(f"<span>{i}</span>" for i in items) + "</div>"
 
 
@@ -225,7 +227,9 @@ def table_html(r, top):
 def page(r, pictures, directory, top):
     a = r["attrs"]
     title = f"banditfs report: {a.get('method', '?')} on {a.get('data_origin', '?')}"
-    facts_html = "".join(f"<div><b>{esc(k)}</b> {esc(v)}</div>" for k, v in facts(r))
+    if r["stability"]:
+        title += f", summary of {r['stability_attrs'].get('runs', 'several')} runs"
+    facts_html = "".join(f"<div><b>{esc(k)}</b><span>{esc(v)}</span></div>" for k, v in facts(r))
     figures = "".join(
         f'<figure><img alt="{esc(caption)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
         f"<figcaption>{esc(caption)}</figcaption></figure>" for caption, data in pictures)
@@ -240,7 +244,7 @@ def page(r, pictures, directory, top):
 <p class="lead">{esc(lead(r))}</p>
 <div class="facts">{facts_html}</div>
 <h2>Pictures</h2>
-{legend_html()}
+{legend_html(r)}
 {figures}
 <h2>Top {min(top, len(r["names"]))} features</h2>
 {table_html(r, top)}

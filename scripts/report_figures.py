@@ -53,7 +53,8 @@ def method_threshold(r):
     if facts.get("select") == "shadow" and "shadow_threshold" in facts:
         q = facts.get("shadow_quantile", 1.0)
         which = "maximum" if q == 1.0 else f"{q:g}-quantile"
-        return float(facts["shadow_threshold"]), f"threshold: the shadows' {which}"
+        value = float(facts["shadow_threshold"])
+        return value, f"threshold: the shadows' {which} ({value:.4g})"
     if facts.get("select"):
         return None, f"select = {facts['select']} (a fixed rule, no threshold)"
     return None, ""
@@ -95,7 +96,8 @@ def top_features(r, top=20):
         axes[0, 1].tick_params(axis="y", labelleft=False)
         label = f"threshold \u03c0_thr = {pi:g}"
     fig.suptitle(style.wrap(f"top {len(order)} of {len(r['names'])} features", 80))
-    caption = f"The top {len(order)} features by {meaning}" + (" with their interval" if r["lo"] is not None else "")
+    caption = f"The top {len(order)} features by importance ({meaning})" + (
+        f", with their {level:g} interval" if r["lo"] is not None and level else "")
     if frequency is not None:
         caption += ", and how often the runs selected each"
     return caption + ".", png(fig, kinds, label or "selection threshold")
