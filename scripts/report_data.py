@@ -92,7 +92,9 @@ def read_result(h5, run_json):
     try:
         with h5py.File(h5, "r") as f:
             r = read_open_file(f)
-    except (OSError, KeyError, ValueError, TypeError) as e:
+    except KeyError as e:  # a dataset the layout requires is absent
+        raise ReportError(f"cannot read '{h5}': {e.args[0] if e.args else e}")
+    except (OSError, ValueError, TypeError) as e:
         raise ReportError(f"cannot read '{h5}': {e}")
     p = len(r["names"])
     for key in ("importance", "rank", "lo", "hi", "missing"):
@@ -100,9 +102,11 @@ def read_result(h5, run_json):
             raise ReportError(f"'{h5}': /{key} has {np.shape(r[key])} entries, /feature_names {p}")
     if r["trajectory"] is not None and (r["trajectory"].ndim != 2 or r["trajectory"].shape[1] != p):
         raise ReportError(f"'{h5}': /trajectory does not match /feature_names ({p} features)")
-    for key, values in r["stability"].items():
-        if isinstance(values, np.ndarray) and values.ndim == 1 and key != "seeds" and values.shape != (p,):
-            raise ReportError(f"'{h5}': /stability/{key} has {values.shape[0]} entries, /feature_names {p}")
+    # The per-feature summary the pictures read; other /stability datasets (the runs' seeds, ...) are not drawn.
+    for key in ("selection_frequency", "importance_mean", "rank_mean"):
+        values = r["stability"].get(key)
+        if values is not None and values.shape != (p,):
+            raise ReportError(f"'{h5}': /stability/{key} has {values.shape} entries, /feature_names {p}")
     r["run_json"] = run_json if isinstance(run_json, dict) else {}
     try:
         r["job"] = tomllib.loads(r["attrs"].get("job", "") or "")
