@@ -11,7 +11,8 @@ PACKAGES=(
   libboost-dev libboost-test-dev
   openmpi-bin libopenmpi-dev libboost-mpi-dev
   slurm-wlm munge
-  python3-h5py python3-matplotlib python3-numpy python3-pandas python3-sklearn
+  python3-h5py python3-matplotlib python3-numpy python3-pandas python3-sklearn python3-pil
+  chromium fonts-dejavu-core
   r-base-core r-cran-mlbench r-cran-modeldata r-cran-palmerpenguins r-cran-mass
   clang-format clang libclang-rt-14-dev
 )

@@ -4,10 +4,13 @@
 Reads a banditfs result.h5 of the bandit (/trajectory [iterations x p], /feature_names, /importance = the posterior
 means, /bandit/iteration_period, /truth when the panel had one; files written in the older bandit-only layout have
 /posterior_mean and /iteration_period) and draws, as [Wu] Fig. 6 does:
-  (a) OUT_trajectories.png — every posterior inclusion-probability trajectory: characteristics in blue, the planted
-      ones in red (strong, thick) and orange (weak), sic2 and macro columns in light blue, noise columns (noise<j>)
-      in grey; month boundaries on a secondary axis; the legend draws each group as its lines are drawn;
-  (b) OUT_top.png — the top-k (default 25) final posterior means as a bar chart in the same colours.
+  (a) OUT_trajectories.png — every posterior inclusion-probability trajectory, coloured by the kind of column:
+      characteristics in green, sic2 and macro columns in orange, noise columns (noise<j>) in grey; the planted
+      ones (the truth) outlined in black with a star at their end (strong: thick, weak: thin), as every banditfs
+      picture marks the truth (scripts/banditfs_style.py); the 0.5 threshold dashed; month boundaries on a secondary
+      axis; the legend draws each group as its lines are drawn;
+  (b) OUT_top.png — the top-k (default 25) final posterior means as a bar chart by the common colour rule:
+      selected (above 0.5) blue, others grey, planted outlined and starred, the threshold dashed.
 It prints a markdown table of the top features beside the planted truth, and the study's checks (planted strong
 predictors above 0.5; share of noise columns below 0.5). The truth is --truth DIR/truth.json of `banditfs simulate
 gkx-like` (strong and weak), else result.h5's /truth (the planted features, not told apart), and the script says
@@ -30,11 +33,15 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot_trajectories import GREY, HIGHLIGHT, decode  # noqa: E402
+import banditfs_style as style  # noqa: E402
+from banditfs_style import decode  # noqa: E402
+from plot_trajectories import draw_top  # noqa: E402
 
-SIC_COLOUR = "#9ecae1"
-WEAK_COLOUR = "#ff7f0e"
-CHAR_COLOUR = "#1f77b4"
+# The kinds of column; the truth is not a colour but an outline (banditfs_style), so strong and weak planted
+# characteristics keep the characteristics' colour.
+NOISE_COLOUR = style.NOT_SELECTED
+SIC_COLOUR = "#E69F00"
+CHAR_COLOUR = "#009E73"
 
 
 def load(path):
@@ -86,18 +93,21 @@ def choose_truth(truth_json, h5_truth):
 
 
 def line_groups(names, strong, weak):
-    """The trajectory groups in drawing order: (label, feature indices, colour, width, alpha, z)."""
+    """The trajectory groups in drawing order: (label, feature indices, colour, width, alpha, z); the planted ones
+    are drawn outlined (truth_stroke) with a star at their end."""
     kinds = [kind_of(n) for n in names]
     noise = [k for k, t in enumerate(kinds) if t == "noise"]
     other = [k for k, t in enumerate(kinds) if t in ("sic2", "macro")]
     chars = [k for k, t in enumerate(kinds) if t == "characteristic" and names[k] not in strong + weak]
     has_macro = any(t == "macro" for t in kinds)
     return [
-        (f"noise ({len(noise)})", noise, GREY, 0.4, float(np.clip(10.0 / max(len(noise), 1), 0.03, 0.4)), 1),
+        (f"noise ({len(noise)})", noise, NOISE_COLOUR, 0.4, float(np.clip(10.0 / max(len(noise), 1), 0.03, 0.4)), 1),
         (f"sic2{' and macro' if has_macro else ''} columns ({len(other)})", other, SIC_COLOUR, 0.5, 0.5, 2),
         (f"characteristics ({len(chars)})", chars, CHAR_COLOUR, 0.7, 0.6, 3),
-        ("planted weak", [names.index(n) for n in weak if n in names], WEAK_COLOUR, 1.4, 1.0, 4),
-        ("planted strong", [names.index(n) for n in strong if n in names], HIGHLIGHT, 1.8, 1.0, 5),
+        (f"{style.TRUTH_MARK} planted weak (thin outline)", [names.index(n) for n in weak if n in names],
+         CHAR_COLOUR, 1.0, 1.0, 4),
+        (f"{style.TRUTH_MARK} planted strong (thick outline)", [names.index(n) for n in strong if n in names],
+         CHAR_COLOUR, 1.8, 1.0, 5),
     ]
 
 
@@ -105,7 +115,7 @@ def plot_trajectories(path, trajectory, names, strong, weak, period, title, dpi)
     """Draws and saves panel (a); returns the figure (closed) for checks."""
     iterations, p = trajectory.shape
     x = np.arange(1, iterations + 1, dtype=np.float32)
-    fig, ax = plt.subplots(figsize=(12, 6))
+    fig, ax = plt.subplots(figsize=(12, 6), layout="constrained")
     handles = []
     for label, idx, colour, width, alpha, z in line_groups(names, strong, weak):
         if len(idx) == 0 or iterations == 0:
@@ -113,13 +123,22 @@ def plot_trajectories(path, trajectory, names, strong, weak, period, title, dpi)
         seg = np.empty((len(idx), iterations, 2), dtype=np.float32)
         seg[:, :, 0] = x
         seg[:, :, 1] = trajectory[:, idx].T
+        planted = z >= 4
+        effects = style.truth_stroke(width) if planted else None
         # gid: the group, so that a check can match each legend entry with the lines it stands for.
-        ax.add_collection(LineCollection(seg, colors=colour, linewidths=width, alpha=alpha, zorder=z, gid=label))
-        handles.append(Line2D([], [], color=colour, linewidth=max(width, 1.0), alpha=max(alpha, 0.4), label=label))
+        ax.add_collection(LineCollection(seg, colors=colour, linewidths=width, alpha=alpha, zorder=z, gid=label,
+                                         path_effects=effects))
+        handles.append(Line2D([], [], color=colour, linewidth=max(width, 1.0), alpha=max(alpha, 0.4), label=label,
+                              path_effects=effects, marker=style.TRUTH_MARKER if planted else None,
+                              markersize=9, markerfacecolor=style.TRUTH, markeredgecolor=style.TRUTH))
+        if planted:
+            ax.plot(np.full(len(idx), x[-1]), trajectory[-1, idx], linestyle="none", marker=style.TRUTH_MARKER,
+                    markersize=9 if z == 5 else 6, color=style.TRUTH, zorder=z + 1, clip_on=False)
     for k in [names.index(n) for n in strong if n in names]:
-        ax.annotate(names[k], (x[-1], trajectory[-1, k]), fontsize=7, color=HIGHLIGHT, xytext=(3, 0),
+        ax.annotate(names[k], (x[-1], trajectory[-1, k]), fontsize=7, color=style.TRUTH, xytext=(6, 0),
                     textcoords="offset points", va="center")
-    ax.axhline(0.5, color="black", linestyle="--", linewidth=0.8, zorder=6)
+    ax.axhline(0.5, zorder=6, **style.THRESHOLD_STYLE)
+    handles.insert(0, Line2D([], [], label="0.5 (selection threshold)", **style.THRESHOLD_STYLE))
     ax.set_xlim(1, max(iterations, 2))
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("iteration")
@@ -132,33 +151,26 @@ def plot_trajectories(path, trajectory, names, strong, weak, period, title, dpi)
             top.set_xticks(pick + 1)
             top.set_xticklabels([str(period[s]) for s in pick], fontsize=7, rotation=45)
     handles.reverse()  # planted first, as drawn on top
-    ax.legend(handles=handles, loc="lower left", fontsize="small", ncol=len(handles), frameon=False)
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize="small",
+              ncol=min(len(handles), 3), frameon=False)
+    ax.set_title(style.wrap(title, 90))
+    style.save(fig, path, dpi=dpi)
     plt.close(fig)
     return fig
 
 
 def plot_top(path, names, mean, strong, weak, top, title, dpi):
-    order = sorted(range(len(mean)), key=lambda k: (-mean[k], k))[:top]
-    colours = []
-    for k in order:
-        n = names[k]
-        colours.append(HIGHLIGHT if n in strong else WEAK_COLOUR if n in weak else
-                       {"noise": GREY, "sic2": SIC_COLOUR, "macro": SIC_COLOUR}.get(kind_of(n), CHAR_COLOUR))
-    fig, ax = plt.subplots(figsize=(6, max(4, 0.25 * len(order) + 1)))
-    y = np.arange(len(order))
-    ax.barh(y, [mean[k] for k in order], color=colours)
-    ax.set_yticks(y)
-    ax.set_yticklabels([names[k] for k in order], fontsize=8)
-    ax.invert_yaxis()
-    ax.axvline(0.5, color="black", linestyle="--", linewidth=0.8)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("final posterior inclusion probability")
-    ax.set_title(title, fontsize="medium")
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
+    """The top-k bars by the common colour rule: selected (final posterior mean above 0.5, the median probability
+    model) blue, others grey, planted features (strong and weak) outlined and starred, 0.5 dashed."""
+    order = style.importance_order(mean)[:top]
+    selected = np.asarray(mean) > 0.5
+    planted = np.isin(names, strong + weak)
+    fig, ax = plt.subplots(figsize=(6.5, max(4, 0.25 * len(order) + 1)), layout="constrained")
+    kinds = draw_top(ax, names, np.asarray(mean), selected, planted, order, "final posterior inclusion probability",
+                     threshold=0.5, xlim=(0, 1))
+    ax.set_title(style.wrap(title, 50), fontsize="medium")
+    style.add_legend(fig, kinds)
+    style.save(fig, path, dpi=dpi)
     plt.close(fig)
 
 

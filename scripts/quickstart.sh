@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start: installs what is missing, builds Release, runs jobs/quickstart.toml (simulated Friedman #1, no
-# external data), prints the top features and where the result and the plot are.
+# external data), prints the top features and where the result, the report and the plot are.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,4 +10,6 @@ bash scripts/build.sh -DBANDITFS_BUILD_TESTS=OFF
 out=results/quickstart
 /usr/bin/python3 scripts/plot_trajectories.py "$out/result.h5" "$out/trajectories.png" \
   --title "banditfs quick start: friedman1, p = 200, random forest, TTTS"
-echo "picture: $out/trajectories.png (inclusion-probability trajectories, truth in red; top-25 bar chart)"
+report=$(/usr/bin/python3 scripts/report.py "$out")
+echo "report:  $report (open it in a browser: the run's facts, the top features, the trajectories; one page)"
+echo "picture: $out/trajectories.png (inclusion-probability trajectories, selected in blue, truth outlined; top-25 bars)"

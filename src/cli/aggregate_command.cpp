@@ -67,7 +67,8 @@ int aggregate(const AggregateArgs& args) {
   directory.commit(result);
   print_inspection(result, std::cout, 10);
   const fs::path out(args.out);
-  std::cout << "\nresult:  " << (out / "result.h5").string() << "\nsummary: " << (out / "summary.csv").string() << "\n";
+  std::cout << "\nresult:  " << (out / "result.h5").string() << "\nsummary: " << (out / "summary.csv").string()
+            << "\nreport:  /usr/bin/python3 scripts/report.py " << out.string() << "\n";
   return 0;
 }
 

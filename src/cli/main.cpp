@@ -202,6 +202,7 @@ int run_method(const RunArgs& args, const dist::Session& session, const api::Job
             result.stop_reason);
   print_inspection(result, std::cout, 10);
   std::cout << "\nresult:  " << (out_dir / "result.h5").string() << "\nsummary: " << (out_dir / "summary.csv").string()
+            << "\nreport:  /usr/bin/python3 scripts/report.py " << out_dir.string()
             << "\nplot:    /usr/bin/python3 scripts/plot_trajectories.py " << (out_dir / "result.h5").string() << " "
             << (out_dir / "trajectories.png").string() << "\n";
   return 0;
