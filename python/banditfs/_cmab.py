@@ -76,6 +76,28 @@ class CmabScores(BaseSelector):
         return (self._own_items() + _jobs.section_items(self.params, "params") +
                 [("run.seed", _jobs.seed_of(self.random_state)), ("run.threads", _jobs.threads_of(self.n_jobs))])
 
+    def to_job(self, data_path=None, arm=None, reward=None):
+        """The equivalent job file: the canonical TOML text of these parameters (every key).
+
+        Parameters
+        ----------
+        data_path : str, optional
+            A log file (CSV or HDF5) to name in ``[data]``.
+        arm, reward : str, optional
+            Its columns of the arm served and of the reward (``data.arm``, ``data.reward``).
+
+        Returns
+        -------
+        str
+            TOML text for ``banditfs run``.
+        """
+        items = self._items()
+        if data_path is not None:
+            source = "hdf5" if str(data_path).endswith((".h5", ".hdf5")) else "csv"
+            items += [("data.source", source), ("data.path", str(data_path)), ("data.arm", arm),
+                      ("data.reward", reward)]
+        return _jobs.make_job(self._method, items).text
+
     def fit(self, X, arm, reward):
         """Scores the features of the log (X, arm, reward).
 

@@ -47,8 +47,7 @@ class CliIdentity(unittest.TestCase):
         # A DataFrame with NaN and a categorical column; y as two text classes; 3 noise columns the job adds.
         X, y = table()
         labels = np.where(y > np.median(y), "high", "low")
-        s = BanditSelector(**BANDIT, task="binary", estimator="hgb", params={"data.noise_features": 3},
-                           random_state=5)
+        s = BanditSelector(**BANDIT, task="binary", params={"data.noise_features": 3}, random_state=5)
         s.fit(X, labels)
         self.assertEqual(s.positive_label_, None)
         self.assertEqual(len(s.result_["feature_names"]), X.shape[1] + 3)
@@ -81,7 +80,7 @@ class CliIdentity(unittest.TestCase):
             frame["arm"] = arm
             frame["reward"] = reward.astype(int)
             frame.to_csv(path, index=False)
-            cli = run_cli(s.to_job(data_path=path), 'data.arm="arm"', 'data.reward="reward"')
+            cli = run_cli(s.to_job(data_path=path, arm="arm", reward="reward"))
         assert_same(self, s.result_, cli)
 
 

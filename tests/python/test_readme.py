@@ -7,7 +7,8 @@ ROOT = os.environ.get("BANDITFS_SOURCE", os.path.join(os.path.dirname(__file__),
 
 
 def readme_example():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
     section = text.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
