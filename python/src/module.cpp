@@ -175,7 +175,8 @@ py::dict run_log(const api::Job& job, const FloatArray& X, const IntArray& arm, 
 }
 
 void translate_errors() {
-  py::register_exception_translator([](std::exception_ptr p) {
+  // pybind11 2.10 takes a plain function pointer of exactly this signature.
+  py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ConfigError& e) {
