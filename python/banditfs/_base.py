@@ -71,6 +71,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if data_path is not None:
             source = "hdf5" if str(data_path).endswith((".h5", ".hdf5")) else "csv"
             items += [("data.source", source), ("data.path", str(data_path)), ("data.target", target)]
+            if source == "csv" and getattr(self, "_categorical_names", None):
+                # A CSV reads a column of numbers as numbers unless data.categorical names it (naming a text column
+                # changes nothing), so every categorical column of the fitted DataFrame is named.
+                items.append(("data.categorical", self._categorical_names))
         return _jobs.make_job(self._method, items).text
 
     # ---- fit ------------------------------------------------------------------------------------------------------
@@ -121,6 +125,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             job = self._job(positive)
         result = _core.run_arrays(job, X_, y_, _core.Columns(*columns), "X", progress_printer(self.verbose))
         self.positive_label_ = positive
+        self._categorical_names = [name for name, flag in zip(columns[0], columns[1]) if flag]
         self._set_result(result)
         return self
 

@@ -46,6 +46,9 @@ class CliIdentity(unittest.TestCase):
     def test_bandit_binary_table_with_noise_columns(self):
         # A DataFrame with NaN and a categorical column; y as two text classes; 3 noise columns the job adds.
         X, y = table()
+        # numeric categories: the CSV reads them as numbers unless to_job names them in data.categorical
+        X["grade"] = pd.Categorical(np.random.default_rng(3).choice([1, 2, 3], len(X)))
+        y = y + 3.0 * (X["grade"] == 2).to_numpy()  # the middle level matters: its coding changes the fits
         labels = np.where(y > np.median(y), "high", "low")
         s = BanditSelector(**BANDIT, task="binary", params={"data.noise_features": 3}, random_state=5)
         s.fit(X, labels)
@@ -57,6 +60,7 @@ class CliIdentity(unittest.TestCase):
             write_csv(path, X, (labels == "low").astype(float))  # "low" > "high": the greater class is positive
             cli = run_cli(s.to_job(data_path=path, target="y"))
         assert_same(self, s.result_, cli)
+        self.assertEqual(cli["datasets"]["alpha"].shape, (X.shape[1] + 3,))
 
     def test_first(self):
         X, y = regression_data()
