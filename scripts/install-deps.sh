@@ -12,6 +12,7 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev libboost-mpi-dev
   slurm-wlm munge
   python3-h5py python3-matplotlib python3-numpy python3-pandas python3-sklearn python3-pil
+  python3-dev pybind11-dev python3-pybind11
   chromium fonts-dejavu-core
   r-base-core r-cran-mlbench r-cran-modeldata r-cran-palmerpenguins r-cran-mass
   clang-format clang libclang-rt-14-dev

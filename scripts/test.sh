@@ -20,7 +20,7 @@ if [ "${BANDITFS_SKIP_SANITIZE:-0}" = 1 ]; then exit 0; fi
 # -O1 with line tables only (-g1): the stack traces keep file and line, and the tree compiles in about half the time
 # of -O2 -g, most of this stage (CI has a 30-minute budget).
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBANDITFS_BUILD_TESTS=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBANDITFS_SANITIZE=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DBANDITFS_SANITIZE=ON -DBANDITFS_PYTHON=OFF >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)"
 stage "sanitizer build done; its tests"
 cd "$root/build-asan"

@@ -19,6 +19,7 @@
 #include "methods/registry.hpp"
 #include "output/result_io.hpp"
 #include "output/run_directory.hpp"
+#include "run/data_sources.hpp"
 
 #ifndef BANDITFS_VERSION
 #define BANDITFS_VERSION "0.0.0"
@@ -66,6 +67,37 @@ void check_shape(const std::string& origin, std::int64_t rows, std::int64_t cols
   if (missing) throw InputError(detail::concat(origin, ": a null pointer for X or a per-row array"));
 }
 
+/// The CSV reader's steps after its parse (data/csv_reader.cpp), on a raw in-memory table: missing cells counted
+/// (NaN is missing) and refused under rules.refuse_missing, an all-missing column refused, the categorical columns
+/// coded and expanded into their indicators. Sets data.X, data.layout and data.missing.
+void code_table(const ArraysView& view, const TableRules& rules, Matrix raw, Dataset& data) {
+  const std::string& o = view.origin;
+  const auto cols = static_cast<std::size_t>(view.cols);
+  if (!view.categorical.empty() && view.categorical.size() != cols)
+    throw InputError(detail::concat(o, ": ", view.categorical.size(), " categorical flags for ", cols, " columns"));
+  if (!view.category_labels.empty() && view.category_labels.size() != cols)
+    throw InputError(
+        detail::concat(o, ": ", view.category_labels.size(), " category label lists for ", cols, " columns"));
+  if (data.feature_names.size() != cols) {  // validate_dataset names the mismatch
+    data.X = std::move(raw);
+    return;
+  }
+  data.missing = count_missing(raw);
+  if (rules.refuse_missing) refuse_missing(data.missing, data.feature_names, o);
+  std::vector<ColumnCoding> codings(cols);
+  for (std::size_t j = 0; j < cols; ++j) {
+    if (view.rows > 0) refuse_empty_column(data.missing[j], view.rows, data.feature_names[j], o, "drop the column");
+    if (view.categorical.empty() || view.categorical[j] == 0) continue;
+    const std::vector<std::string> none;
+    const auto& labels = view.category_labels.empty() ? none : view.category_labels[j];
+    const std::string& name = data.feature_names[j];
+    const auto counts = count_codes(raw, static_cast<Index>(j), labels.size(), o, name);
+    codings[j] = code_levels(labels, counts, data.missing[j], rules, o, name);
+  }
+  data.layout = layout_of(codings);
+  data.X = expand_columns(std::move(raw), codings, data.layout);
+}
+
 }  // namespace
 
 std::string version() {
@@ -97,21 +129,26 @@ JobConfig Job::defaults(const std::string& method) {
   return parse_job(methods::catalog(), "", "the defaults", {"method.name=\"" + method + "\""});
 }
 
+TableRules Job::table_rules() const {
+  return bfs::table_rules(config_->data);
+}
+
 int Job::threads() const {
   const int threads = config_->run.threads;
   return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-Data Data::from(const ArraysView& view) {
+Data Data::from(const ArraysView& view, const TableRules& rules) {
   const std::string& o = view.origin;
   check_shape(o, view.rows, view.cols, view.X, {view.y});
   Dataset data;
   data.origin = o;
-  data.X.resize(view.rows, view.cols);
+  Matrix raw(view.rows, view.cols);
   if (view.rows * view.cols > 0)
-    std::memcpy(data.X.data(), view.X, sizeof(float) * static_cast<std::size_t>(view.rows * view.cols));
+    std::memcpy(raw.data(), view.X, sizeof(float) * static_cast<std::size_t>(view.rows * view.cols));
   data.y = view.rows > 0 ? Vector(Eigen::Map<const Vector>(view.y, view.rows)) : Vector();
   data.feature_names = view.feature_names.empty() ? default_feature_names(view.cols) : view.feature_names;
+  code_table(view, rules, std::move(raw), data);
   if (view.periods != nullptr && view.rows > 0) {
     const std::span<const std::int32_t> period(view.periods, static_cast<std::size_t>(view.rows));
     data.period_offsets = offsets_of_sorted_periods(period, o, "periods");
@@ -122,7 +159,6 @@ Data Data::from(const ArraysView& view) {
     data.truth.assign(view.truth->begin(), view.truth->end());
     data.has_truth = true;
   }
-  data.missing = count_missing(data.X);  // NaN in X is a missing cell, as in a file
   return from_dataset(std::move(data));
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "config/job_config.hpp"
+#include "data/categorical.hpp"  // TableRules
 #include "data/dataset.hpp"
 #include "data/logged_data.hpp"
 #include "methods/method.hpp"  // RoundReport (the progress record), Comm, Executor
@@ -49,6 +50,9 @@ class Job {
   const std::string& method() const { return config_->method.name; }
   /// run.threads resolved: 0 means every hardware thread.
   int threads() const;
+  /// The [data] keys that shape a table's features (data.min_level_count, data.max_levels, data.missing): what
+  /// Data::from codes an in-memory table's categorical columns with, as a CSV file of this job is coded.
+  TableRules table_rules() const;
 
  private:
   Job(JobConfig config, std::string text);
@@ -63,7 +67,12 @@ struct ArraysView {
   std::int64_t cols = 0;
   const double* y = nullptr;               ///< rows values (a binary task: two classes, mapped as a file's are)
   std::vector<std::string> feature_names;  ///< cols names; empty = x1..xp
-  const std::int32_t* periods = nullptr;   ///< optional: a period label per row, sorted (an HDF5 file's /period)
+  /// cols flags (1 = categorical); empty = none. A categorical column of X holds codes 0..L-1 into its
+  /// category_labels (NaN = missing) and becomes one feature of L' indicator columns, coded as a CSV text column is
+  /// (data/categorical.hpp: levels sorted, rare ones pooled into "other", missing its own level).
+  std::vector<std::uint8_t> categorical;
+  std::vector<std::vector<std::string>> category_labels;  ///< per column: the labels of its codes (numeric: empty)
+  const std::int32_t* periods = nullptr;  ///< optional: a period label per row, sorted (an HDF5 file's /period)
   std::optional<std::vector<std::int32_t>> truth;  ///< optional: the truly relevant features (0-based indices)
   std::string origin = "in-memory data";           ///< names the data in errors and in the result's data_origin
 };
@@ -91,8 +100,10 @@ struct LogView {
 /// file's reader does).
 class Data {
  public:
-  /// Copies the arrays once (the caller may free them afterwards). InputError naming `view.origin`.
-  static Data from(const ArraysView& view);
+  /// Copies the arrays once (the caller may free them afterwards). InputError naming `view.origin`. The table goes
+  /// the CSV reader's way (data/categorical.hpp): missing cells counted, refused under rules.refuse_missing, a column
+  /// with every cell missing refused, categorical columns coded with `rules` (Job::table_rules()) and expanded.
+  static Data from(const ArraysView& view, const TableRules& rules = {});
   /// Takes a Dataset built in code (validate_dataset's checks apply).
   static Data from_dataset(Dataset dataset);
   /// A log, copied once (X transposed to the log's column blocks), checked as a log file is (check_logged_header,

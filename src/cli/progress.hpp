@@ -1,10 +1,7 @@
 #pragma once
-// Progress lines (docs/design.md §6): iteration, rate, ETA, the method's progress quantity and selected count, to
-// stderr at a bounded rate. A terminal gets one live line rewritten in place; a batch log (not a TTY) gets plain lines.
-#include <chrono>
-#include <cstdio>
-
-#include "run/progress.hpp"
+// Progress lines on stderr (docs/design.md §6): api::ProgressLine's line at its bounded rate. A terminal gets one live
+// line rewritten in place; a batch log (not a TTY) gets plain lines.
+#include "api/progress_line.hpp"
 
 namespace bfs {
 
@@ -18,15 +15,10 @@ class ProgressPrinter {
   void finish();
 
  private:
-  using Clock = std::chrono::steady_clock;
-  double min_seconds_;
+  api::ProgressLine line_;
   bool silent_;
   bool tty_;
   bool printed_ = false;
-  Clock::time_point start_;
-  Clock::time_point last_;
-  int base_round_ = -1;          ///< the first round reported (rates count the rounds after it)
-  Clock::time_point base_time_;  ///< when it was reported
 };
 
 }  // namespace bfs

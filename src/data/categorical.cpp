@@ -154,6 +154,28 @@ std::vector<std::int64_t> count_missing(const Matrix& raw) {
   return missing;
 }
 
+std::vector<std::int64_t> count_codes(const Matrix& raw, Index column, std::size_t labels, const std::string& origin,
+                                      const std::string& name) {
+  std::vector<std::int64_t> counts(labels, 0);
+  for (Index i = 0; i < raw.rows(); ++i) {
+    const float v = raw(i, column);
+    if (std::isnan(v)) continue;
+    if (!(v >= 0.0f && v < static_cast<float>(labels)) || v != std::floor(v)) {
+      throw InputError(detail::concat(origin, ": categorical column '", printable(name), "' has ", v, " at row ", i,
+                                      ", not a code of its ", labels, " labels (0..", labels, " - 1, NaN = missing)"));
+    }
+    ++counts[static_cast<std::size_t>(v)];
+  }
+  return counts;
+}
+
+void refuse_empty_column(std::int64_t missing, Index rows, const std::string& name, const std::string& origin,
+                         const std::string& advice) {
+  if (missing != rows) return;
+  throw InputError(detail::concat(origin, ": column '", printable(name), "' is empty: all of its ", rows,
+                                  " values are missing; ", advice));
+}
+
 void refuse_missing(const std::vector<std::int64_t>& missing, const std::vector<std::string>& names,
                     const std::string& origin) {
   for (std::size_t f = 0; f < missing.size(); ++f) {

@@ -50,6 +50,17 @@ Matrix expand_columns(Matrix raw, const std::vector<ColumnCoding>& codings, cons
 /// Missing cells (NaN) of each raw column.
 std::vector<std::int64_t> count_missing(const Matrix& raw);
 
+/// The rows of each code 0..labels-1 in raw column `column` (NaN cells skipped): what code_levels takes for a table
+/// whose categorical columns hold codes (the library API's in-memory tables). InputError naming `origin`, the row and
+/// the column for a cell that is not one of the codes.
+std::vector<std::int64_t> count_codes(const Matrix& raw, Index column, std::size_t labels, const std::string& origin,
+                                      const std::string& name);
+
+/// InputError when every one of the `rows` cells of column `name` is missing (`missing` = rows), naming `origin` and
+/// the column; `advice` says how to leave it out (a CSV: data.exclude; in-memory data: drop the column).
+void refuse_empty_column(std::int64_t missing, Index rows, const std::string& name, const std::string& origin,
+                         const std::string& advice);
+
 /// InputError for the first column with a missing cell, naming `origin`, the column and its count: what
 /// data.missing = "error" asks for.
 void refuse_missing(const std::vector<std::int64_t>& missing, const std::vector<std::string>& names,

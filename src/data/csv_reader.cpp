@@ -404,12 +404,9 @@ Dataset read_csv(const std::string& path, const std::string& target, const CsvOp
     refuse_missing(data.missing, data.feature_names, path);
   }
   for (Index f = 0; f < p; ++f) {
-    if (data.missing[static_cast<std::size_t>(f)] == n) {
-      throw InputError(detail::concat(path, ": column '", printable(data.feature_names[static_cast<std::size_t>(f)]),
-                                      "' is empty: all of its ", n,
-                                      " values are missing; leave it out with data.exclude = [\"",
-                                      printable(data.feature_names[static_cast<std::size_t>(f)]), "\"]"));
-    }
+    const std::string& name = data.feature_names[static_cast<std::size_t>(f)];
+    refuse_empty_column(data.missing[static_cast<std::size_t>(f)], n, name, path,
+                        "leave it out with data.exclude = [\"" + printable(name) + "\"]");
   }
   const std::vector<ColumnCoding> codings = codings_of(rows, columns, header, data.missing, path, options.rules);
   data.layout = layout_of(codings);

@@ -36,7 +36,7 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
     }
   }
   const LabelSpec labels{config.task, config.positive_label};
-  const TableRules rules{config.min_level_count, config.max_levels, config.missing == MissingRule::Error};
+  const TableRules rules = table_rules(config);
   if (given) return make_memory_source(std::move(given), online, config.noise_features, seed, labels, rules);
   if (config.source == SourceKind::Simulate) {
     if (config.positive_label) {
@@ -83,6 +83,10 @@ std::unique_ptr<DataSource> make_plain_source(const DataConfig& config, std::uin
 }
 
 }  // namespace
+
+TableRules table_rules(const DataConfig& config) {
+  return TableRules{config.min_level_count, config.max_levels, config.missing == MissingRule::Error};
+}
 
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online,
                                              std::shared_ptr<const Dataset> given) {
