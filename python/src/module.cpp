@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/banditfs.hpp"
+#include "api/cpu_load.hpp"
 #include "api/progress_line.hpp"
 #include "core/error.hpp"
 #include "result_dict.hpp"
@@ -103,8 +104,13 @@ class Callbacks {
   std::optional<py::error_already_set> pending_;
 };
 
-/// Runs `job` on `data` with the GIL released; the result as a dict.
-py::dict run_released(const api::Job& job, const api::Data& data, py::object on_progress) {
+/// Runs `asked` on `data` with the GIL released, on no more threads than the CPUs other work left free when the
+/// package was imported (api::thread_cap, as the CLI; results do not depend on it); the result as a dict.
+py::dict run_released(const api::Job& asked, const api::Data& data, py::object on_progress) {
+  const int threads = api::thread_cap(asked.threads());
+  const api::Job job = threads < asked.threads() ? api::Job::parse(asked.text(), {"run.threads=" + std::to_string(threads)},
+                                                                   "the selector's parameters")
+                                                 : asked;
   Callbacks callbacks(job.config().run.progress_seconds, std::move(on_progress));
   const api::RunOptions options = callbacks.options();
   std::optional<MethodResult> result;
@@ -199,6 +205,13 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "banditfs' library API (src/api/banditfs.hpp) for Python; use the package banditfs, not this module.";
   bp::translate_errors();
   m.def("version", &api::version);
+  // The load rule (api/cpu_load.hpp): banditfs/__init__.py measures the load before this module loads libgomp, with
+  // these constants (tests/python checks that its own copies are these).
+  m.attr("LOAD_WINDOW_MS") = api::kLoadWindowMs;
+  m.attr("BUSY_CPUS") = api::kBusyCpus;
+  m.attr("CPU_BUSY_VARIABLE") = api::kCpuBusyVariable;
+  m.def("thread_cap", &api::thread_cap, "requested"_a,
+        "The threads a run asking for `requested` takes under the load recorded at import (api::thread_cap).");
 
   py::class_<api::Job>(m, "Job", "A job parsed and validated by the schema (api::Job).")
       .def_static("parse", &api::Job::parse, "toml"_a, "overrides"_a = std::vector<std::string>{}, "origin"_a = "job")

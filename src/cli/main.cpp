@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "api/banditfs.hpp"
+#include "api/cpu_load.hpp"
 #include "cli/aggregate_command.hpp"
 #include "cli/evaluate_command.hpp"
 #include "cli/gkx_commands.hpp"
@@ -124,7 +125,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
   api::Job job = api::Job::load(args.job_path, overrides);
   const int asked_threads = job.threads();
-  if (const int threads = cli::thread_cap(asked_threads); threads < asked_threads) {
+  if (const int threads = api::thread_cap(asked_threads); threads < asked_threads) {
     // Other work keeps some of this process's CPUs busy: the run takes the free ones (results do not depend on it).
     overrides.push_back("run.threads=" + std::to_string(threads));
     job = api::Job::load(args.job_path, overrides);

@@ -142,3 +142,36 @@ class Running(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Threads(unittest.TestCase):
+    """The CLI's load rule (src/api/cpu_load.hpp), applied at import and at each fit."""
+
+    def test_the_packages_constants_are_the_librarys(self):
+        self.assertEqual(banditfs._LOAD_WINDOW_MS, banditfs._core.LOAD_WINDOW_MS)
+        self.assertEqual(banditfs._BUSY_CPUS, banditfs._core.BUSY_CPUS)
+        self.assertEqual(banditfs._CPU_BUSY_VARIABLE, banditfs._core.CPU_BUSY_VARIABLE)
+
+    def test_busy_cpus_of_two_proc_stat_texts(self):
+        before = "cpu  9 9 9 9 9 9 9 9\ncpu0 10 0 10 70 10 0 0 0\ncpu1 0 0 0 100 0 0 0 0\nintr 5\n"
+        after = "cpu  9 9 9 9 9 9 9 9\ncpu0 30 0 20 90 20 0 0 10\ncpu1 10 0 0 130 0 0 0 0\nintr 9\n"
+        # cpu0: 50 ticks, 20 idle + 10 iowait -> 0.4 busy; cpu1: 40 ticks, 30 idle -> 0.25 busy
+        self.assertAlmostEqual(banditfs._busy_cpus(before, after, [0, 1]), 0.65, places=12)
+        self.assertAlmostEqual(banditfs._busy_cpus(before, after, [1]), 0.25, places=12)
+
+    def _in_a_new_python(self, busy):
+        code = ("import os, banditfs; from helpers import BANDIT, regression_data; X, y = regression_data(); "
+                "s = banditfs.BanditSelector(**BANDIT, n_jobs=2).fit(X, y); "
+                "print(os.environ.get('OMP_WAIT_POLICY'), s.result_['threads'])")
+        env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+        env["BANDITFS_CPU_BUSY"] = busy
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              cwd=os.path.dirname(os.path.abspath(__file__)))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.split()
+
+    def test_busy_cpus_make_threads_wait_passively_and_fewer(self):
+        self.assertEqual(self._in_a_new_python(str(len(os.sched_getaffinity(0)))), ["passive", "1"])
+
+    def test_idle_cpus_keep_libgomps_default_and_the_threads(self):
+        self.assertEqual(self._in_a_new_python("0"), ["None", "2"])
