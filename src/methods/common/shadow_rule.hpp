@@ -10,11 +10,12 @@
 // shadows is p_j = (1 + #{i : T_i ≥ s_j}) / (S + 1) [Phipson & Smyth 2010], and j is selected when p_j ≤ α/p, α =
 // `shadow_max_false`: Bonferroni's level, which bounds the expected number of false selections (the per-family error
 // rate) by α·m₀/p ≤ α [Gordon et al. 2007] when each null feature's score is exchangeable with the shadows'. Equally:
-// j's score must beat the r-th largest shadow score, r = ⌊α(S + 1)/p⌋. With k = 1 and α = 1, r = 1: Boruta's
-// maximum, whose m₀/(S + 1) ≈ 1 false selection per run and a low maximum letting several through is why the
-// default takes more shadows and a smaller α. `shadow_quantile` < 1 replaces the rank by the quantile of the shadows'
-// scores (numpy's default "linear" quantile, type 7). Whatever the threshold t, the run reports the bound it gives:
-// E[V] ≤ p·(1 + #{i : T_i > t}) / (S + 1).
+// j's score must beat the r-th largest shadow score, r = ⌊α(S + 1)/p⌋ (at least 1). With k = 1, r = 1: Boruta's
+// maximum, whose m₀/(S + 1) ≈ 1 false selection per run, and a low maximum letting several through, are why
+// cmab-scores takes 5 shadows per feature and α = 0.5; FUSE keeps k = 1 (its shadows are features of the search, and
+// more of them dilute the real features' g-RAVE: docs/fuse.md). `shadow_quantile` < 1 replaces the rank by the
+// quantile of the shadows' scores (numpy's default "linear" quantile, type 7). Whatever the threshold t, the run
+// reports the bound it gives: E[V] ≤ p·(1 + #{i : T_i > t}) / (S + 1).
 //
 // Which features get shadows: all of them when `shadows` = p; fewer drawn uniformly from the stream (seed, 0, 0,
 // Shadow, kShadowSourceStream). Copy c of feature f's row shuffle is the stream (seed, 0, c, Shadow, f): keyed by the
@@ -35,9 +36,15 @@ inline constexpr std::uint64_t kShadowSourceStream = std::uint64_t{1} << 40;
 /// The default number of features with shadows (key `shadows = 0`): every feature up to this many, then this many
 /// drawn (the cost of scoring k copies of every feature of a very wide table; the bound below is then weaker).
 inline constexpr std::int64_t kDefaultShadowCap = 1000;
-/// The default k (`shadow_copies`): shadows per feature, each its own row shuffle. With α = kDefaultShadowMaxFalse
-/// it makes r = ⌊α(kp + 1)/p⌋ = 2, the second-largest shadow score, of 5p (docs/cmab.md, "Measured").
-inline constexpr std::int64_t kDefaultShadowCopies = 5;
+/// cmab-scores' default k (`shadow_copies`): shadows per feature, each its own row shuffle. With α =
+/// kDefaultShadowMaxFalse, r = ⌊α(5p + 1)/p⌋ = 2: the second-largest of 5p shadow scores. Scoring a shadow costs
+/// what scoring its feature does (the run takes 1.5× the time of one shadow per feature: docs/cmab.md, "Choosing k and
+/// α").
+inline constexpr std::int64_t kCmabDefaultShadowCopies = 5;
+/// FUSE's default k: one shadow per feature. FUSE's shadows are features of the search, and more of them dilute the
+/// g-RAVE of the real features (docs/fuse.md, "Selection by signal"); with α = kDefaultShadowMaxFalse the rank is
+/// then 1, the shadows' maximum.
+inline constexpr std::int64_t kFuseDefaultShadowCopies = 1;
 /// The largest k the key takes.
 inline constexpr std::int64_t kMaxShadowCopies = 1000;
 /// The default α (`shadow_max_false`): at most 0.5 false selections expected per run.

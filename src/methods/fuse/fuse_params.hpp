@@ -74,7 +74,7 @@ struct FuseParams final : MethodParams {
   /// The features with shadows under select = "shadow": 0 = every feature up to 1000 (methods::kDefaultShadowCap).
   std::int64_t shadows = 0;
   /// k: shadow features per feature with shadows, each its own row shuffle (the search runs over p + k × shadows).
-  std::int64_t shadow_copies = methods::kDefaultShadowCopies;
+  std::int64_t shadow_copies = methods::kFuseDefaultShadowCopies;
   /// α: the rule bounds the expected number of false selections by α (a feature's permutation p-value against the
   /// pooled shadows must be at most α/p; methods/common/shadow_rule.hpp).
   double shadow_max_false = methods::kDefaultShadowMaxFalse;
