@@ -267,12 +267,33 @@ BOOST_AUTO_TEST_CASE(fuse_with_shadows_writes_only_the_datas_features) {
   for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
 }
 
+BOOST_AUTO_TEST_CASE(fuse_with_several_copies_writes_only_the_datas_features) {
+  // k = 3 copies of 10 features: the search runs over 40, every output holds the 10, and the facts say S = 30 and
+  // r = floor(0.5 · 31 / 10) = 1.
+  const MethodResult r = run_job(
+      "[method]\nname = \"fuse\"\niterations = 300\nreward_subsample = 30\nshadow_copies = 3\n[data]\n"
+      "source = \"simulate\"\ndgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n");
+  expect_no_shadow_in_outputs(r, 10);
+  for (const std::int32_t f : std::get<std::vector<std::int32_t>>(r.dataset("path")->values)) BOOST_TEST(f < 10);
+  for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
+  std::int64_t shadows = -1, rank = -1;
+  for (const MethodFact& f : r.facts) {
+    if (f.name == "shadows") shadows = std::get<std::int64_t>(f.value);
+    if (f.name == "shadow_rank") rank = std::get<std::int64_t>(f.value);
+  }
+  BOOST_TEST(shadows == 30);
+  BOOST_TEST(rank == 1);
+}
+
 BOOST_AUTO_TEST_CASE(cmab_with_shadows_writes_only_the_datas_features) {
   const MethodResult r = run_job(
       "[method]\nname = \"cmab-scores\"\n[data]\nsource = \"simulate\"\ndgp = \"cmab-hte\"\nn = 20000\np = 12\n"
       "[run]\nseed = 4\n");
   expect_no_shadow_in_outputs(r, 12);
-  for (const FeatureId f : {0, 1, 2, 3, 4})  // the design's effect modifiers beat every shadow at n = 20 000
+  // The defaults: 5 shadows per feature, α = 0.5: r = floor(0.5 · 61 / 12) = 2, and the bound of that threshold
+  // p·(1 + #{shadows above it})/(S + 1) ≤ 12 · 2 / 61.
+  BOOST_TEST(fact(r, "shadow_false_bound") <= 24.0 / 61.0 + 1e-12);
+  for (const FeatureId f : {0, 1, 2, 3, 4})  // the design's effect modifiers beat the shadows at n = 20 000
     BOOST_TEST(std::binary_search(r.selected.begin(), r.selected.end(), f), "x" << f + 1);
 }
 
