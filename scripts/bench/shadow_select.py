@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Selection by signal (select = "shadow", Boruta's rule) for FUSE and cmab-scores: the acceptance figures of
-docs/fuse.md and README's cmab-scores section ("Selection by signal").
+"""Selection by signal (select = "shadow": Boruta's shadows with a permutation p-value) for FUSE and cmab-scores: the
+acceptance figures of docs/fuse.md and docs/cmab.md ("Selection by signal", "Measured").
 
   FUSE: `banditfs simulate ishigami --n 500 --p 30 --binary --seed s` (3 real features x1..x3, 27 noise), one
-        `banditfs run` of method fuse with the defaults (select = "shadow", 200 000 iterations, 30 shadows) per seed.
+        `banditfs run` of method fuse with the defaults (select = "shadow", 200 000 iterations, one shadow per
+        feature: the maximum) per seed.
         Target: at most 4 selected, the 3 among them.
   cmab: `banditfs simulate cmab-hte --n N --p 50 --seed s` (5 effect modifiers x1..x5, x6, x7 correlational, 43 more
-        without effect), one run of cmab-scores with the defaults (select = "shadow", 50 shadows) per seed.
+        without effect), one run of cmab-scores with the defaults (select = "shadow", 5 shadows per feature,
+        alpha = 0.5: the 2nd largest of 250) per seed.
         Target: the 5 selected, at most 1 other.
 
 Usage: scripts/bench/shadow_select.py [--banditfs build/banditfs] [--out results/shadow_select] [--seeds 1-5]

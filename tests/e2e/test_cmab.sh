@@ -56,9 +56,13 @@ assert top5 == {0, 1, 2, 3, 4}, top5
 assert list(sim["truth"][()]) == [0, 1, 2, 3, 4]
 assert sim.attrs["method"] in ("cmab-scores", b"cmab-scores")
 # select = "shadow" (the default): the selected set is the features above the threshold, x1..x5 among them; no
-# dataset holds a shadow (every per-feature dataset has p rows), only the threshold is written.
+# dataset holds a shadow (every per-feature dataset has p rows), only the threshold and its rank and bound are
+# written: the default k copies of each feature, α = 0.5, r = floor(α(kp + 1)/p), bound p(1 + #{shadows > t})/(S + 1).
 g = sim["cmab"]
-assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == p
+k = g.attrs["shadow_copies"]
+assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == k * p and k >= 1
+assert g.attrs["shadow_max_false"] == 0.5 and g.attrs["shadow_rank"] == max(1, int(0.5 * (k * p + 1) // p))
+assert 0 < g.attrs["shadow_false_bound"] <= 0.5 or g.attrs["shadow_rank"] == 1
 t, imp = g.attrs["shadow_threshold"], sim["importance"][()]
 sel = list(sim["selected"][()])
 assert sel == [j for j in range(p) if imp[j] > t] and {0, 1, 2, 3, 4} <= set(sel), (sel, t)
@@ -69,8 +73,8 @@ PYEOF
 "$BANDITFS" run "$WORK/sim.toml" --out "$WORK/out-progress" >/dev/null 2>"$WORK/progress.err"
 grep -q '^feature 10/10 (100%)' "$WORK/progress.err" && ok || fail "cmab progress line: $(cat "$WORK/progress.err")"
 grep -c . "$WORK/out-sim/summary.csv" | grep -qx 11 && ok || fail "summary.csv: a row per feature, none for a shadow"
-grep -q 'select = "shadow": .* features have a combined score above .*, the maximum of 10 shadows' \
-  "$WORK/out-sim/banditfs.log" && ok || fail "the log says what the shadow rule selected"
+grep -Eq 'select = "shadow": .* features have a combined score above .*, the (maximum|[0-9]+(st|nd|rd|th) largest) of [0-9]+ shadows.* scores \(false selections expected: at most .*\)' \
+  "$WORK/out-sim/banditfs.log" && ok || fail "the log says what the shadow rule selected: $(grep shadow "$WORK/out-sim/banditfs.log")"
 head -1 "$WORK/out-sim/summary.csv" | grep -qx 'feature,name,importance,selected,rank,hie,hdd,kl,ed,chi,mi,bins' && ok ||
   fail "summary.csv header: $(head -1 "$WORK/out-sim/summary.csv")"
 "$BANDITFS" inspect "$WORK/out-sim" >"$WORK/inspect.txt" 2>&1 && grep -q "cmab-scores" "$WORK/inspect.txt" && ok ||
@@ -121,6 +125,10 @@ expect_error select_top_with_shadow 'method.select_top = 3 is read only with met
   -- run_job select_top_with_shadow "$(cmab_job "$sim_data" 'select_top = 3')"
 expect_error shadows_too_many "method.shadows = 11 is more than the 10 features" \
   -- run_job shadows_too_many "$(cmab_job "$sim_data" 'shadows = 11')"
+expect_error shadow_copies_zero "method.shadow_copies = 0 is out of range" \
+  -- run_job shadow_copies_zero "$(cmab_job "$sim_data" 'shadow_copies = 0')"
+expect_error quantile_and_max_false "method.shadow_quantile = 0.9 and method.shadow_max_false = 0.2 both set" \
+  -- run_job quantile_and_max_false "$(cmab_job "$sim_data" "$(printf 'shadow_quantile = 0.9\nshadow_max_false = 0.2')")"
 expect_error both_alphas_zero "method.alpha_hie = method.alpha_hdd = 0" \
   -- run_job both_alphas_zero "$(cmab_job "$(csv_data good)" "$(printf 'alpha_hie = 0\nalpha_hdd = 0')")"
 log_csv one_row x,arm,reward 1,a,0

@@ -25,10 +25,10 @@ assert f["fuse/grave_count"].shape == (p,) and f["fuse/stop_grave"].shape == (p 
 assert f["fuse/grave_count"][()].sum() == f["fuse/final_size"][()].sum(), "every final feature counted once"
 assert sorted(f["rank"][()]) == list(range(1, p + 1))
 assert len(f["selected"][()]) <= 20
-# select = "shadow" (the default): 12 shadows searched beside the 12 features, none in any output; the selected set
-# is the features whose g-RAVE beats the threshold, the fact /fuse's attribute shadow_threshold.
+# select = "shadow" (the default): k copies of each of the 12 features searched beside them, none in any output; the
+# selected set is the features whose g-RAVE beats the threshold, the fact /fuse's attribute shadow_threshold.
 g = f["fuse"]
-assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == 12
+assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == 12 * g.attrs["shadow_copies"]
 t = g.attrs["shadow_threshold"]
 imp = f["importance"][()]
 assert list(f["selected"][()]) == [j for j in range(p) if imp[j] > t], (list(f["selected"][()]), t)
@@ -37,7 +37,7 @@ assert all(f[n].shape[0] == p for n in ("feature_names", "importance", "rank", "
 assert (f["fuse/final_size"][()] <= p).all()
 PYEOF
 grep -c . "$WORK/out-a/summary.csv" | grep -qx 13 && ok || fail "summary.csv has a row per feature and none for a shadow"
-grep -q 'select = "shadow": .* features have a g-RAVE above .*, the maximum of 12 shadows' "$WORK/out-a/banditfs.log" && ok ||
+grep -Eq 'select = "shadow": .* features have a g-RAVE above .*, the (maximum|[0-9]+(st|nd|rd|th) largest) of [0-9]+ shadows.* g-RAVE \(false selections expected: at most .*\)' "$WORK/out-a/banditfs.log" && ok ||
   fail "the log says what the shadow rule selected: $(grep -i shadow "$WORK/out-a/banditfs.log")"
 /usr/bin/python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["fuse"]; assert f["select"] == "shadow" and "shadow_threshold" in f' \
   "$WORK/out-a/run.json" && ok || fail "run.json records the shadow rule"
@@ -65,6 +65,9 @@ expect_error three_classes "three.csv" -- run_job three_classes "$(printf '[meth
 expect_error untried_unknown 'method.untried = "all" is not one of "first", "rave"' \
   -- run_job untried_unknown "$(fuse_job 'untried = "all"')"
 expect_error q_zero "method.q" -- run_job q_zero "$(fuse_job 'q = 0')"
+expect_error shadow_copies_zero "method.shadow_copies = 0 is out of range" -- run_job shadow_copies_zero "$(fuse_job 'shadow_copies = 0')"
+expect_error shadow_max_false_zero "method.shadow_max_false = 0 is out of range" -- \
+  run_job shadow_max_false_zero "$(fuse_job 'shadow_max_false = 0')"
 expect_error q_one "method.q" -- run_job q_one "$(fuse_job 'q = 1')"
 expect_error k_too_large "method.k = 160 needs more training rows than the 160" -- run_job k_too_large "$(fuse_job 'k = 160')"
 expect_error subsample_too_large "method.reward_subsample = 161 is more than the 160 rows" \

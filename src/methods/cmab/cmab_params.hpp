@@ -2,8 +2,8 @@
 // The keys of [method] name = "cmab-scores" ([CMAB §2] and eq. 1): how each feature is binned, how HIE reads
 // its reference arm, the weights of eq. 1, the control arm of the uplift baselines and how features are selected.
 // Defaults: bins = 10 is causalml's n_bins; the paper sets no α, so both are 1/2. The paper ranks and selects no set;
-// select = "shadow" (ours, the default) is Boruta's rule [Kursa & Rudnicki 2010] on eq. 1's score
-// (methods/common/shadow_rule.hpp), select = "top" the top select_top.
+// select = "shadow" (ours, the default) is Boruta's shadows [Kursa & Rudnicki 2010] with a permutation p-value on
+// eq. 1's score (methods/common/shadow_rule.hpp), select = "top" the top select_top.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -14,6 +14,7 @@
 #include "config/method_params.hpp"
 #include "methods/cmab/binning.hpp"
 #include "methods/cmab/scores.hpp"
+#include "methods/common/shadow_rule.hpp"
 
 namespace bfs::cmab {
 
@@ -35,16 +36,21 @@ struct CmabParams final : MethodParams {
   double alpha_hdd = 0.5;  ///< eq. 1's weight of min-max-scaled HDD
   /// The control arm of the KL / ED / Chi baselines (empty = the first arm label).
   std::string control_arm;
-  /// "shadow": each of S features gets a shadow (its column with the log's rows shuffled), scored as the features
-  /// are; selected = the features whose combined score (eq. 1, on the features' min-max scale) beats the
-  /// shadow_quantile of the shadows'. "top": the top select_top.
+  /// "shadow": each feature gets shadow_copies shadows (its column with the log's rows shuffled), scored as the
+  /// features are; selected = the features whose combined score (eq. 1, on the features' min-max scale) has a
+  /// p-value against the shadows' of at most shadow_max_false / p. "top": the top select_top.
   Select select = Select::Shadow;
   /// Features selected by select = "top": the top this many by the combined score (0 = none; the ranking is the
   /// result).
   std::int64_t select_top = 0;
-  /// S, the shadows of select = "shadow": 0 = one per feature up to 1000 (methods::kDefaultShadowCap).
+  /// The features with shadows under select = "shadow": 0 = every feature up to 1000 (methods::kDefaultShadowCap).
   std::int64_t shadows = 0;
-  /// The quantile of the shadows' combined scores a feature must beat (1 = their maximum, Boruta's rule).
+  /// k: shadows per feature with shadows, each its own row shuffle (S = k × shadows in all).
+  std::int64_t shadow_copies = methods::kCmabDefaultShadowCopies;
+  /// α: the rule bounds the expected number of false selections by α (a feature's permutation p-value against the
+  /// pooled shadows must be at most α/p; methods/common/shadow_rule.hpp).
+  double shadow_max_false = methods::kDefaultShadowMaxFalse;
+  /// Below 1: the quantile of the shadows' combined scores a feature must beat, instead of shadow_max_false's rank.
   double shadow_quantile = 1.0;
 
   void visit(KeyVisitor& v) override {
@@ -58,14 +64,20 @@ struct CmabParams final : MethodParams {
     v("control_arm", control_arm, text("control arm of the KL/ED/Chi baselines (empty = the first arm label)"));
     v("select", select, text("selected set: the features above their shadows' combined score, or the top select_top"));
     v("select_top", select_top, range(0, 1e9, "select = \"top\": the top this many by the combined score (0 = none)"));
-    v("shadows", shadows, range(0, 1e9, "shadows of select = \"shadow\" (0 = one per feature, at most 1000)"));
-    v("shadow_quantile", shadow_quantile,
+    v("shadows", shadows, range(0, 1e9, "features with shadows under select = \"shadow\" (0 = all, at most 1000)"));
+    v("shadow_copies", shadow_copies,
+      range(1, static_cast<double>(methods::kMaxShadowCopies),
+            "select = \"shadow\": shadows per feature, each its own row shuffle"));
+    v("shadow_max_false", shadow_max_false,
       KeySpec{0,
-              1,
+              1e9,
               {},
-              "select = \"shadow\": the quantile of the shadows' combined score to beat (1 = the maximum)",
+              "select = \"shadow\": the expected false selections allowed (p-value of the pooled shadows <= this/p)",
               true,
               false});
+    v("shadow_quantile", shadow_quantile,
+      KeySpec{
+          0, 1, {}, "select = \"shadow\": below 1, the quantile of the shadows' combined score to beat", true, false});
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<CmabParams>(*this); }
 };

@@ -10,12 +10,13 @@
 // holds rows); bin_edges [p, W + 1] (NaN-padded; W = the widest feature's value bins, at least method.bins);
 // cells int64 [p, W + 1, k, 2] (rows with reward 0 / 1; slot W is the NaN bin); arm_labels [k].
 //
-// select = "shadow" (the default; methods/common/shadow_rule.hpp): the task of a feature with a shadow also scores
-// the shadow — the feature's bins with the log's rows shuffled by the stream (seed, 0, 0, Shadow, feature), so the
-// shadow keeps the feature's values and bins and loses their link to (arm, reward) — and appends its HIE and HDD.
-// The shadows' eq. 1 score is taken on the features' min-max scale (scores.hpp combine_on); a feature is selected
-// when its score beats the shadows' maximum (or shadow_quantile). Only that threshold is written (the fact
-// shadow_threshold); no shadow score is a dataset.
+// select = "shadow" (the default; methods/common/shadow_rule.hpp): the task of a feature with shadows also scores
+// its k = shadow_copies shadows — the feature's bins with the log's rows shuffled by the stream (seed, 0, copy,
+// Shadow, feature), so a shadow keeps the feature's values and bins and loses their link to (arm, reward) — and
+// appends their HIE and HDD. The shadows' eq. 1 score is taken on the features' min-max scale (scores.hpp
+// combine_on); a feature is selected when its score beats the r-th largest shadow score, r = ⌊α(S + 1)/p⌋ (α =
+// shadow_max_false), or shadow_quantile. Only that threshold, its rank and its bound are written (facts); no shadow
+// score is a dataset.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,7 +51,8 @@ struct Settings {
   cmab::Missing missing = cmab::Missing::Bin;
   cmab::HieReference reference = cmab::HieReference::InBin;
   int control_arm = 0;
-  std::vector<std::uint8_t> has_shadow;  ///< per feature, select = "shadow": scored with a shadow (empty: none)
+  std::vector<std::uint8_t> has_shadow;  ///< per feature, select = "shadow": scored with shadows (empty: none)
+  std::int64_t copies = 0;               ///< shadows per feature with shadows (method.shadow_copies)
   std::uint64_t seed = 0;                ///< the run's seed, for the shadows' row shuffles
 };
 
@@ -88,6 +90,7 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header,
   methods::check_top_k("select_top", params.select_top, header.cols, header.origin);
   if (params.select == cmab::Select::Shadow) {
     const std::int64_t count = methods::shadow_count(params.shadows, header.cols, header.origin);
+    s.copies = params.shadow_copies;
     s.has_shadow.assign(static_cast<std::size_t>(header.cols), 0);
     for (const FeatureId f : methods::shadow_sources(header.cols, count, seed))
       s.has_shadow[static_cast<std::size_t>(f)] = 1;
@@ -95,10 +98,10 @@ Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header,
   return s;
 }
 
-/// The HIE and HDD of feature `feature`'s shadow: its bins at the rows of its shadow shuffle.
-std::pair<double, double> shadow_scores(const cmab::FeatureBins& bins, FeatureId feature, const LoggedHeader& header,
-                                        const Settings& s) {
-  const std::vector<std::int64_t> perm = methods::shadow_rows(header.rows, s.seed, feature);
+/// The HIE and HDD of copy `copy` of feature `feature`'s shadow: its bins at the rows of that copy's shuffle.
+std::pair<double, double> shadow_scores(const cmab::FeatureBins& bins, FeatureId feature, std::int64_t copy,
+                                        const LoggedHeader& header, const Settings& s) {
+  const std::vector<std::int64_t> perm = methods::shadow_rows(header.rows, s.seed, feature, copy);
   cmab::FeatureBins shadow = bins;
   for (std::size_t r = 0; r < shadow.bin.size(); ++r) shadow.bin[r] = bins.bin[static_cast<std::size_t>(perm[r])];
   const int arms = static_cast<int>(header.arm_labels.size());
@@ -138,22 +141,24 @@ std::vector<double> score_column(std::span<const float> column, std::size_t feat
   out.insert(out.end(), bins.edges.begin(), bins.edges.end());
   for (const std::int64_t c : cells.count) out.push_back(static_cast<double>(c));
   if (has_shadow(s, feature)) {
-    const auto [hie, hdd] = shadow_scores(bins, static_cast<FeatureId>(feature), header, s);
-    out.push_back(hie);
-    out.push_back(hdd);
+    for (std::int64_t copy = 0; copy < s.copies; ++copy) {
+      const auto [hie, hdd] = shadow_scores(bins, static_cast<FeatureId>(feature), copy, header, s);
+      out.push_back(hie);
+      out.push_back(hdd);
+    }
   }
   return out;
 }
 
-/// True when `t` has the layout score_column gives for a log of `arms` arms, with `shadow` scores or without (a
-/// checkpoint's task results are checked before add_datasets indexes them).
-bool well_formed(const std::vector<double>& t, std::size_t arms, bool shadow) {
+/// True when `t` has the layout score_column gives for a log of `arms` arms, with the scores of `shadows` shadows
+/// (a checkpoint's task results are checked before add_datasets indexes them).
+bool well_formed(const std::vector<double>& t, std::size_t arms, std::size_t shadows) {
   if (t.size() < 9) return false;
   const auto is_count = [](double v) { return v >= 0 && v < 1e9 && std::floor(v) == v; };
   const double value_bins = t[6], edge_count = t[8];
   if (!is_count(value_bins) || !is_count(edge_count)) return false;
-  return t.size() == 9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2 +
-                         (shadow ? 2 : 0);
+  return t.size() ==
+         9 + static_cast<std::size_t>(edge_count) + (static_cast<std::size_t>(value_bins) + 1) * arms * 2 + 2 * shadows;
 }
 
 /// Checkpoints and resume at wave boundaries, on the methods' common run-state path (methods::Checkpointing: rank
@@ -172,7 +177,8 @@ class Checkpointing {
         throw InputError(path + " holds " + std::to_string(done) + " scored features, but the log has " +
                          std::to_string(p) + ": not a checkpoint of an unfinished run");
       for (std::size_t j = 0; j < done; ++j)
-        if (!well_formed(checkpoint.scored[j], header_.arm_labels.size(), has_shadow(settings_, j)))
+        if (!well_formed(checkpoint.scored[j], header_.arm_labels.size(),
+                         has_shadow(settings_, j) ? static_cast<std::size_t>(settings_.copies) : 0))
           throw InputError(path + ": the scores of feature " + std::to_string(j) + " are damaged");
       common_.log_resume("feature " + std::to_string(done) + " of " + std::to_string(p));
       ByteWriter w;
@@ -280,41 +286,42 @@ void add_datasets(const std::vector<std::vector<double>>& scored, const LoggedHe
   r.feature_columns = {"hie", "hdd", "kl", "ed", "chi", "mi", "bins"};
 }
 
-/// select = "shadow": the shadows' eq. 1 scores on the features' min-max scale, the threshold (their maximum or
-/// shadow_quantile), and r.selected = the features whose importance beats it; returns the threshold.
-double select_by_shadows(const std::vector<std::vector<double>>& scored, const cmab::CmabParams& params,
-                         const Settings& s, MethodResult& r) {
+/// select = "shadow": the shadows' eq. 1 scores on the features' min-max scale, the threshold of the rule
+/// (shadow_rule.hpp), and r.selected = the features whose importance beats it; returns the threshold.
+methods::ShadowThreshold select_by_shadows(const std::vector<std::vector<double>>& scored,
+                                           const cmab::CmabParams& params, const Settings& s, MethodResult& r) {
   std::vector<double> hie, hdd, shadow_hie, shadow_hdd;
   for (std::size_t j = 0; j < scored.size(); ++j) {
     const std::vector<double>& t = scored[j];
     hie.push_back(t[0]);
     hdd.push_back(t[1]);
     if (!has_shadow(s, j)) continue;
-    shadow_hie.push_back(t[t.size() - 2]);
-    shadow_hdd.push_back(t[t.size() - 1]);
+    for (auto at = t.size() - static_cast<std::size_t>(2 * s.copies); at < t.size(); at += 2) {
+      shadow_hie.push_back(t[at]);
+      shadow_hdd.push_back(t[at + 1]);
+    }
   }
   const std::vector<double> shadow =
       cmab::combine_on(hie, hdd, shadow_hie, shadow_hdd, params.alpha_hie, params.alpha_hdd);
-  const double threshold = methods::shadow_threshold(shadow, params.shadow_quantile);
-  r.selected = methods::select_above(r.importance, threshold);
+  const methods::ShadowThreshold threshold = methods::shadow_rule(shadow, static_cast<std::int64_t>(scored.size()),
+                                                                  params.shadow_quantile, params.shadow_max_false);
+  r.selected = methods::select_above(r.importance, threshold.value);
   return threshold;
 }
 
 /// The selection's facts; with shadows, what the rule selected (also logged by rank 0).
-void add_selection_facts(const MethodRun& run, const cmab::CmabParams& params, const Settings& s, double threshold,
-                         MethodResult& r) {
+void add_selection_facts(const MethodRun& run, const cmab::CmabParams& params, const Settings& s,
+                         const methods::ShadowThreshold& threshold, MethodResult& r) {
   r.facts.push_back({"select", std::string(name_of(params.select))});
   if (params.select != cmab::Select::Shadow) return;
-  const auto shadows = static_cast<std::int64_t>(std::count(s.has_shadow.begin(), s.has_shadow.end(), 1));
-  r.facts.push_back({"shadows", shadows});
-  r.facts.push_back({"shadow_quantile", params.shadow_quantile});
-  r.facts.push_back({"shadow_threshold", threshold});
+  const auto shadows = static_cast<std::int64_t>(std::count(s.has_shadow.begin(), s.has_shadow.end(), 1)) * s.copies;
+  methods::add_shadow_facts(r.facts, threshold, shadows, s.copies, params.shadow_quantile, params.shadow_max_false);
   if (run.context.log)
     run.context.log->info(
-        "select = \"shadow\": {} of {} features have a combined score above {:.6g}, the {} of {} shadows' scores",
-        r.selected.size(), r.importance.size(), threshold,
-        params.shadow_quantile == 1.0 ? std::string("maximum") : "quantile " + std::to_string(params.shadow_quantile),
-        shadows);
+        "select = \"shadow\": {} of {} features have a combined score above {:.6g}, {} scores (false selections "
+        "expected: at most {:.3g})",
+        r.selected.size(), r.importance.size(), threshold.value,
+        methods::describe_shadow_threshold(threshold, shadows, params.shadow_quantile), threshold.false_bound);
 }
 
 /// With a known truth: precision of the top |truth| by the combined score, and whether the truth leads.
@@ -343,7 +350,7 @@ MethodResult make_result(const MethodRun& run, const LoggedHeader& header, const
   r.feature_names = header.feature_names;
   add_datasets(scored, header, params, r);
   rank_by_importance(r);
-  double threshold = 0.0;
+  methods::ShadowThreshold threshold;
   if (params.select == cmab::Select::Shadow) {
     threshold = select_by_shadows(scored, params, s, r);
   } else {
@@ -389,6 +396,7 @@ class CmabScoresMethod final : public Method {
           "feature; give one of them a positive weight");
     if (job.data.periods != 1)
       throw ConfigError("data.periods = " + std::to_string(job.data.periods) + ": cmab-scores reads one log");
+    methods::check_shadow_keys(params->shadow_quantile, params->shadow_max_false);
     if (params->select == cmab::Select::Shadow && params->select_top > 0)
       throw ConfigError("method.select_top = " + std::to_string(params->select_top) +
                         " is read only with method.select = \"top\"; the default select = \"shadow\" selects the "

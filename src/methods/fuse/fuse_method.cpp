@@ -190,11 +190,12 @@ std::vector<double> grave_of(const fuse::Tree& tree) {
 /// shadows after), the ranking of the data's features and the path; sets `threshold` for select = "shadow".
 std::vector<FeatureId> select_features(const fuse::FuseParams& params, std::span<const double> grave, std::size_t p,
                                        const std::vector<std::int32_t>& ranking, const std::vector<std::int64_t>& count,
-                                       const std::vector<std::int32_t>& path, double& threshold) {
+                                       const std::vector<std::int32_t>& path, methods::ShadowThreshold& threshold) {
   std::vector<FeatureId> selected;
   if (params.select == fuse::Select::shadow) {
-    threshold = methods::shadow_threshold(grave.subspan(p), params.shadow_quantile);
-    selected = methods::select_above(grave.first(p), threshold);
+    threshold = methods::shadow_rule(grave.subspan(p), static_cast<std::int64_t>(p), params.shadow_quantile,
+                                     params.shadow_max_false);
+    selected = methods::select_above(grave.first(p), threshold.value);
   } else if (params.select == fuse::Select::path) {
     selected.assign(path.begin(), path.end());
   } else {
@@ -207,18 +208,18 @@ std::vector<FeatureId> select_features(const fuse::FuseParams& params, std::span
 
 /// The run's facts of the selection; with shadows, what the rule selected (also logged by rank 0).
 void add_selection_facts(const MethodRun& run, const fuse::FuseParams& params, std::size_t p, std::size_t shadows,
-                         double threshold, MethodResult& r) {
+                         const methods::ShadowThreshold& threshold, MethodResult& r) {
   r.facts.push_back({"select", std::string(name_of(params.select))});
   if (params.select != fuse::Select::shadow) return;
-  r.facts.push_back({"shadows", static_cast<std::int64_t>(shadows)});
-  r.facts.push_back({"shadow_quantile", params.shadow_quantile});
-  r.facts.push_back({"shadow_threshold", threshold});
+  const auto s = static_cast<std::int64_t>(shadows);
+  methods::add_shadow_facts(r.facts, threshold, s, params.shadow_copies, params.shadow_quantile,
+                            params.shadow_max_false);
   if (run.context.log && run.comm.rank() == 0)
     run.context.log->info(
-        "select = \"shadow\": {} of {} features have a g-RAVE above {:.6g}, the {} of {} shadows' g-RAVE",
-        r.selected.size(), p, threshold,
-        params.shadow_quantile == 1.0 ? std::string("maximum") : "quantile " + std::to_string(params.shadow_quantile),
-        shadows);
+        "select = \"shadow\": {} of {} features have a g-RAVE above {:.6g}, {} g-RAVE (false selections expected: "
+        "at most {:.3g})",
+        r.selected.size(), p, threshold.value, methods::describe_shadow_threshold(threshold, s, params.shadow_quantile),
+        threshold.false_bound);
 }
 
 MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::FuseParams& params,
@@ -248,7 +249,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
     path_mean.push_back(step.mean);
     on_path[static_cast<std::size_t>(step.feature)] = 1;
   }
-  double threshold = 0.0;
+  methods::ShadowThreshold threshold;
   r.selected = select_features(params, grave, p, ranking, grave_count, path_feature, threshold);
   if (data.has_truth) {
     r.truth = data.truth;
@@ -286,8 +287,10 @@ class FuseMethod final : public Method {
   }
 
   void validate(const JobConfig& job) const override {
-    if (job.method.params.as<fuse::FuseParams>() == nullptr)
+    const auto* params = job.method.params.as<fuse::FuseParams>();
+    if (params == nullptr)
       throw ConfigError("method.name = \"fuse\" without its parameters (parse the job with methods::catalog())");
+    methods::check_shadow_keys(params->shadow_quantile, params->shadow_max_false);
     if (job.data.task != Task::Binary)
       throw ConfigError("data.task = \"" + std::string(name_of(job.data.task)) +
                         "\": method fuse needs a binary target (data.task = \"binary\"; paper 001's reward is an AUC)");
@@ -309,7 +312,7 @@ class FuseMethod final : public Method {
     if (params.select == fuse::Select::shadow) {  // the shadows join the search as features p, p + 1, ...
       const std::int64_t count = methods::shadow_count(params.shadows, data.features(), source->describe());
       fuse::append_shadows(set, layout, methods::shadow_sources(data.features(), count, run.context.seed),
-                           run.context.seed);
+                           run.context.seed, params.shadow_copies);
     }
     const fuse::KnnReward reward(std::move(set), params.k, std::move(layout));
     fuse::Tree tree(reward.features());

@@ -4,8 +4,9 @@
 // grids (q = 1 − 10^i, i = −1, −3, −5; c_e = 10^{−4,−2,0,2}; c, c_l ∈ {0, 10², 10⁴}) — the paper names no grid
 // winner: scripts/bench/fuse_sweep.sh on a held-out madelon-like draw picked c_e = 1 (docs/fuse.md: the FUSE^R top-20
 // error 9.1% against 22.6% at c_e = 0.01); 200 000 iterations. reward_subsample (|𝒱|, only
-// "aggressive" in §6.1), batch and select/top/shadows/shadow_quantile are ours (select = "shadow": Boruta's rule
-// [Kursa & Rudnicki 2010] on g-RAVE, docs/fuse.md "Selection by signal"). widening_b ≥ 1: at most T_F children.
+// "aggressive" in §6.1), batch and select/top/shadows/shadow_copies/shadow_max_false/shadow_quantile are ours (select =
+// "shadow": Boruta's shadows [Kursa & Rudnicki 2010] with a permutation p-value on g-RAVE, docs/fuse.md "Selection by
+// signal"). widening_b ≥ 1: at most T_F children.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "config/method_params.hpp"
+#include "methods/common/shadow_rule.hpp"
 
 namespace bfs::fuse {
 
@@ -62,15 +64,21 @@ struct FuseParams final : MethodParams {
   std::int64_t batch = 1;
   /// Centre and scale each training column before the distances (§7.1: "centered and normalized").
   bool standardize = true;
-  /// The selected set: "shadow" = the features whose g-RAVE beats the shadows' (their maximum, or the quantile
-  /// shadow_quantile); the shadows are features of the search, so the search runs over p + S features. "rave" = the
+  /// The selected set: "shadow" = the features whose g-RAVE has a p-value against the shadows' of at most
+  /// shadow_max_false / p (or beats their quantile shadow_quantile); the shadows are features of the search, so the
+  /// search runs over p + S features. "rave" = the
   /// top `top` of the g-RAVE ranking (FUSE^R), "path" = the most-visited path (FUSE); neither has shadows.
   Select select = Select::shadow;
   /// How many g-RAVE-ranked features `select = "rave"` keeps (20, as Fig. 3).
   std::int64_t top = 20;
-  /// S, the shadow features of select = "shadow": 0 = one per feature up to 1000 (methods::kDefaultShadowCap).
+  /// The features with shadows under select = "shadow": 0 = every feature up to 1000 (methods::kDefaultShadowCap).
   std::int64_t shadows = 0;
-  /// The quantile of the shadows' g-RAVE a feature must beat (1 = their maximum, Boruta's rule).
+  /// k: shadow features per feature with shadows, each its own row shuffle (the search runs over p + k × shadows).
+  std::int64_t shadow_copies = methods::kFuseDefaultShadowCopies;
+  /// α: the rule bounds the expected number of false selections by α (a feature's permutation p-value against the
+  /// pooled shadows must be at most α/p; methods/common/shadow_rule.hpp).
+  double shadow_max_false = methods::kDefaultShadowMaxFalse;
+  /// Below 1: the quantile of the shadows' g-RAVE a feature must beat, instead of shadow_max_false's rank.
   double shadow_quantile = 1.0;
 
   void visit(KeyVisitor& v) override {
@@ -90,10 +98,19 @@ struct FuseParams final : MethodParams {
     v("select", select,
       text("selected set: g-RAVE above the shadows', g-RAVE top `top` (FUSE^R), or most-visited path"));
     v("top", top, range(1, 1e9, "features kept by select = \"rave\""));
-    v("shadows", shadows, range(0, 1e9, "shadow features of select = \"shadow\" (0 = one per feature, at most 1000)"));
+    v("shadows", shadows, range(0, 1e9, "features with shadows under select = \"shadow\" (0 = all, at most 1000)"));
+    v("shadow_copies", shadow_copies,
+      range(1, static_cast<double>(methods::kMaxShadowCopies),
+            "select = \"shadow\": shadow features per feature, each its own row shuffle"));
+    v("shadow_max_false", shadow_max_false,
+      KeySpec{0,
+              1e9,
+              {},
+              "select = \"shadow\": the expected false selections allowed (p-value of the pooled shadows <= this/p)",
+              true,
+              false});
     v("shadow_quantile", shadow_quantile,
-      KeySpec{
-          0, 1, {}, "select = \"shadow\": the quantile of the shadows' g-RAVE to beat (1 = the maximum)", true, false});
+      KeySpec{0, 1, {}, "select = \"shadow\": below 1, the quantile of the shadows' g-RAVE to beat", true, false});
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<FuseParams>(*this); }
 };

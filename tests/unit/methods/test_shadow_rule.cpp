@@ -1,5 +1,7 @@
-// The shadow rule (methods/common/shadow_rule.hpp; Boruta [Kursa & Rudnicki 2010]) on hand-made scores: the
-// threshold (maximum, numpy's linear quantile), strict selection, which features get shadows and their shuffles;
+// The shadow rule (methods/common/shadow_rule.hpp; Boruta's shadows [Kursa & Rudnicki 2010], a permutation p-value
+// [Phipson & Smyth 2010] at Bonferroni's level α/p [Gordon et al. 2007]) on hand-made scores: the rank r and its
+// threshold, the bound on E[V], the quantile alternative, strict selection, which features get shadows, their copies
+// and shuffles, the keys refused with the key named;
 // FUSE's shadows as features of the search (fuse/shadows.hpp), cmab-scores' shadows on the features' scale; and a run
 // of each method with select = "shadow" whose outputs hold the data's p features only, selected = importance above
 // the threshold fact.
@@ -86,6 +88,62 @@ BOOST_AUTO_TEST_CASE(a_feature_must_beat_the_threshold_strictly) {
              (std::vector<FeatureId>{0, 2, 3, 4}));
 }
 
+BOOST_AUTO_TEST_CASE(the_rank_is_bonferronis_level_alpha_over_p) {
+  // r = floor(α(S + 1)/p): p = 50, α = 0.5: S = 500 → 5; S = 250 → 2; S = 50 → 0, raised to 1 (the maximum).
+  BOOST_TEST(methods::shadow_rank(0.5, 500, 50) == 5);
+  BOOST_TEST(methods::shadow_rank(0.5, 250, 50) == 2);
+  BOOST_TEST(methods::shadow_rank(0.5, 50, 50) == 1);
+  BOOST_TEST(methods::shadow_rank(1.0, 30, 30) == 1);   // Boruta's maximum: one shadow per feature, α = 1
+  BOOST_TEST(methods::shadow_rank(1.0, 149, 30) == 5);  // α(S + 1)/p = 5 exactly
+  BOOST_TEST(methods::shadow_rank(1.0, 148, 30) == 4);
+  BOOST_TEST(methods::shadow_rank(1e6, 10, 2) == 10);  // never beyond the shadows
+}
+
+BOOST_AUTO_TEST_CASE(the_threshold_is_the_rth_largest_shadow_and_its_bound) {
+  const std::vector<double> shadows = {0.2, 0.9, 0.4, std::nan(""), 0.7, 0.1, 0.7, 0.3, 0.5};
+  BOOST_TEST(methods::shadow_order_threshold(shadows, 1) == 0.9);
+  BOOST_TEST(methods::shadow_order_threshold(shadows, 2) == 0.7);
+  BOOST_TEST(methods::shadow_order_threshold(shadows, 3) == 0.7);  // ties count each
+  BOOST_TEST(methods::shadow_order_threshold(shadows, 4) == 0.5);
+  BOOST_TEST(std::isinf(methods::shadow_order_threshold(shadows, 9)));  // a NaN is −∞
+  // E[V] ≤ p·(1 + #{T > t})/(S + 1): S = 9, p = 3; t = 0.7 has one shadow above → 3·2/10.
+  BOOST_TEST(methods::shadow_false_bound(shadows, 0.7, 3) == 0.6, boost::test_tools::tolerance(1e-15));
+  BOOST_TEST(methods::shadow_false_bound(shadows, 0.9, 3) == 0.3, boost::test_tools::tolerance(1e-15));
+  // The rule: p = 2 features, α = 0.5 → r = floor(0.5·10/2) = 2: the 2nd largest (0.7), one shadow above it, so the
+  // bound is 2·2/10 = 0.4 ≤ α. A quantile below 1 replaces the rank (rank 0): numpy's linear quantile of the 8
+  // finite scores and −∞.
+  const methods::ShadowThreshold rule = methods::shadow_rule(shadows, 2, 1.0, 0.5);
+  BOOST_TEST(rule.rank == 2);
+  BOOST_TEST(rule.value == 0.7);
+  BOOST_TEST(rule.false_bound == 0.4, boost::test_tools::tolerance(1e-15));
+  const methods::ShadowThreshold quantile = methods::shadow_rule(shadows, 2, 0.75, 0.5);
+  BOOST_TEST(quantile.rank == 0);
+  BOOST_TEST(quantile.value == methods::shadow_threshold(shadows, 0.75));
+  BOOST_TEST(quantile.value == 0.7);  // h = 8·0.75 = 6: the 7th smallest of −∞, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.7, 0.9
+  // Hand-made selection: features 0.95, 0.72, 0.7, 0.45 against these shadows at α = 0.5, p = 4: r = floor(0.5·10/4)
+  // = 1, the maximum 0.9: only the first; at α = 1, r = 2 (0.7): 0.95 and 0.72, not 0.7 (strictly above).
+  const std::vector<double> features = {0.95, 0.72, 0.7, 0.45};
+  BOOST_TEST(methods::select_above(features, methods::shadow_rule(shadows, 4, 1.0, 0.5).value) ==
+             (std::vector<FeatureId>{0}));
+  BOOST_TEST(methods::select_above(features, methods::shadow_rule(shadows, 4, 1.0, 1.0).value) ==
+             (std::vector<FeatureId>{0, 1}));
+}
+
+BOOST_AUTO_TEST_CASE(the_facts_and_the_words_of_the_rule) {
+  std::vector<MethodFact> facts;
+  methods::add_shadow_facts(facts, {0.7, 2, 0.4}, 250, 5, 1.0, 0.5);
+  std::vector<std::string> names;
+  for (const MethodFact& f : facts) names.push_back(f.name);
+  BOOST_TEST(names == (std::vector<std::string>{"shadows", "shadow_copies", "shadow_max_false", "shadow_quantile",
+                                                "shadow_rank", "shadow_threshold", "shadow_false_bound"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(methods::describe_shadow_threshold({0.7, 2, 0.4}, 250, 1.0) == "the 2nd largest of 250 shadows'");
+  BOOST_TEST(methods::describe_shadow_threshold({0.9, 1, 0.9}, 30, 1.0) == "the maximum of 30 shadows'");
+  BOOST_TEST(methods::describe_shadow_threshold({0.5, 0, 1.5}, 30, 0.9) == "the quantile 0.9 of 30 shadows'");
+  BOOST_TEST(methods::describe_shadow_threshold({0.5, 11, 0.5}, 300, 1.0).starts_with("the 11th largest"));
+  BOOST_TEST(methods::describe_shadow_threshold({0.5, 23, 0.5}, 300, 1.0).starts_with("the 23rd largest"));
+}
+
 BOOST_AUTO_TEST_CASE(which_features_get_shadows) {
   BOOST_TEST(methods::shadow_count(0, 30, "d") == 30);
   BOOST_TEST(methods::shadow_count(0, 5000, "d") == methods::kDefaultShadowCap);
@@ -106,6 +164,22 @@ BOOST_AUTO_TEST_CASE(which_features_get_shadows) {
   BOOST_TEST(perm == methods::shadow_rows(50, 9, 3));
   BOOST_TEST(perm != methods::shadow_rows(50, 9, 4));
   BOOST_TEST(std::set<std::int64_t>(perm.begin(), perm.end()).size() == 50u);
+  // Copy 0 is the feature's first shuffle; each further copy its own, keyed by (seed, copy, feature).
+  BOOST_TEST(methods::shadow_rows(50, 9, 3, 0) == perm);
+  const std::vector<std::int64_t> second = methods::shadow_rows(50, 9, 3, 1);
+  BOOST_TEST(second != perm);
+  BOOST_TEST(second == methods::shadow_rows(50, 9, 3, 1));
+  BOOST_TEST(std::set<std::int64_t>(second.begin(), second.end()).size() == 50u);
+}
+
+BOOST_AUTO_TEST_CASE(a_quantile_and_a_max_false_together_are_refused) {
+  methods::check_shadow_keys(1.0, 0.2);
+  methods::check_shadow_keys(0.9, methods::kDefaultShadowMaxFalse);
+  BOOST_CHECK_EXCEPTION(methods::check_shadow_keys(0.9, 0.2), ConfigError, [](const ConfigError& e) {
+    const std::string what = e.what();
+    return what.find("method.shadow_quantile = 0.9") != std::string::npos &&
+           what.find("method.shadow_max_false = 0.2") != std::string::npos;
+  });
 }
 
 BOOST_AUTO_TEST_CASE(fuse_shadows_copy_a_categorical_feature_with_one_shuffle) {
@@ -146,6 +220,24 @@ BOOST_AUTO_TEST_CASE(fuse_shadows_copy_a_categorical_feature_with_one_shuffle) {
   BOOST_TEST(plain.one_column_each());
 }
 
+BOOST_AUTO_TEST_CASE(fuse_shadow_copies_follow_copy_by_copy) {
+  // Two numeric features, 3 copies: features 2, 3 are copy 0 of 0 and 1, then 4, 5 copy 1, 6, 7 copy 2.
+  fuse::TrainingSet set;
+  set.rows = 6;
+  set.cols = 2;
+  set.values = {1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60};
+  FeatureLayout layout;
+  fuse::append_shadows(set, layout, {0, 1}, 5, 3);
+  BOOST_TEST(set.cols == 8u);
+  for (std::int64_t copy = 0; copy < 3; ++copy)
+    for (FeatureId f = 0; f < 2; ++f) {
+      const auto perm = methods::shadow_rows(6, 5, f, copy);
+      const auto column = static_cast<std::size_t>(2 + copy * 2 + f);
+      for (std::size_t r = 0; r < 6; ++r)
+        BOOST_TEST(set.column(column)[r] == set.column(static_cast<std::size_t>(f))[static_cast<std::size_t>(perm[r])]);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(fuse_path_stops_before_its_first_shadow) {
   const std::vector<fuse::PathStep> path = {{2, 10, 0.7}, {0, 6, 0.8}, {5, 4, 0.8}, {1, 2, 0.9}};
   const auto kept = fuse::path_before_shadows(path, 5);
@@ -175,13 +267,59 @@ BOOST_AUTO_TEST_CASE(fuse_with_shadows_writes_only_the_datas_features) {
   for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
 }
 
+BOOST_AUTO_TEST_CASE(fuse_with_several_copies_writes_only_the_datas_features) {
+  // k = 3 copies of 10 features: the search runs over 40, every output holds the 10, and the facts say S = 30 and
+  // r = floor(0.5 · 31 / 10) = 1.
+  const MethodResult r = run_job(
+      "[method]\nname = \"fuse\"\niterations = 300\nreward_subsample = 30\nshadow_copies = 3\n[data]\n"
+      "source = \"simulate\"\ndgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n");
+  expect_no_shadow_in_outputs(r, 10);
+  for (const std::int32_t f : std::get<std::vector<std::int32_t>>(r.dataset("path")->values)) BOOST_TEST(f < 10);
+  for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
+  std::int64_t shadows = -1, rank = -1;
+  for (const MethodFact& f : r.facts) {
+    if (f.name == "shadows") shadows = std::get<std::int64_t>(f.value);
+    if (f.name == "shadow_rank") rank = std::get<std::int64_t>(f.value);
+  }
+  BOOST_TEST(shadows == 30);
+  BOOST_TEST(rank == 1);
+}
+
 BOOST_AUTO_TEST_CASE(cmab_with_shadows_writes_only_the_datas_features) {
   const MethodResult r = run_job(
       "[method]\nname = \"cmab-scores\"\n[data]\nsource = \"simulate\"\ndgp = \"cmab-hte\"\nn = 20000\np = 12\n"
       "[run]\nseed = 4\n");
   expect_no_shadow_in_outputs(r, 12);
-  for (const FeatureId f : {0, 1, 2, 3, 4})  // the design's effect modifiers beat every shadow at n = 20 000
+  // The defaults: 5 shadows per feature, α = 0.5: r = floor(0.5 · 61 / 12) = 2, and the bound of that threshold
+  // p·(1 + #{shadows above it})/(S + 1) ≤ 12 · 2 / 61.
+  BOOST_TEST(fact(r, "shadow_false_bound") <= 24.0 / 61.0 + 1e-12);
+  for (const FeatureId f : {0, 1, 2, 3, 4})  // the design's effect modifiers beat the shadows at n = 20 000
     BOOST_TEST(std::binary_search(r.selected.begin(), r.selected.end(), f), "x" << f + 1);
+}
+
+BOOST_AUTO_TEST_CASE(bad_shadow_keys_are_refused_naming_the_key) {
+  const std::string fuse = "[method]\nname = \"fuse\"\n";
+  const std::string cmab = "[method]\nname = \"cmab-scores\"\n";
+  const auto refused = [&](const std::string& method, const std::string& line, const std::string& key) {
+    const std::string dgp = method == fuse ? "friedman1" : "cmab-hte";
+    const std::string data = "[data]\nsource = \"simulate\"\ndgp = \"" + dgp + "\"\nn = 2000\np = 12\n";
+    bool named = false;
+    try {
+      const JobConfig job = parse_job(methods::catalog(), method + line + "\n" + data, "job.toml");
+      methods::find(job.method.name).validate(job);
+    } catch (const Error& e) {
+      named = std::string(e.what()).find(key) != std::string::npos;
+      BOOST_TEST_MESSAGE(e.what());
+    }
+    BOOST_TEST(named, method << line << " is refused naming " << key);
+  };
+  for (const std::string& method : {fuse, cmab}) {
+    refused(method, "shadow_copies = 0", "shadow_copies");
+    refused(method, "shadow_copies = 1.5", "shadow_copies");
+    refused(method, "shadow_max_false = 0", "shadow_max_false");
+    refused(method, "shadow_max_false = -1", "shadow_max_false");
+    refused(method, "shadow_quantile = 0.9\nshadow_max_false = 0.2", "method.shadow_quantile = 0.9");
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
