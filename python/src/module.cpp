@@ -104,15 +104,12 @@ class Callbacks {
   std::optional<py::error_already_set> pending_;
 };
 
-/// Runs `asked` on `data` with the GIL released, on no more threads than the CPUs other work left free when the
+/// Runs `job` on `data` with the GIL released, on no more threads than the CPUs other work left free when the
 /// package was imported (api::thread_cap, as the CLI; results do not depend on it); the result as a dict.
-py::dict run_released(const api::Job& asked, const api::Data& data, py::object on_progress) {
-  const int threads = api::thread_cap(asked.threads());
-  const api::Job job = threads < asked.threads() ? api::Job::parse(asked.text(), {"run.threads=" + std::to_string(threads)},
-                                                                   "the selector's parameters")
-                                                 : asked;
+py::dict run_released(const api::Job& job, const api::Data& data, py::object on_progress) {
   Callbacks callbacks(job.config().run.progress_seconds, std::move(on_progress));
-  const api::RunOptions options = callbacks.options();
+  api::RunOptions options = callbacks.options();
+  options.threads = api::thread_cap(job.threads());
   std::optional<MethodResult> result;
   {
     py::gil_scoped_release release;

@@ -207,7 +207,7 @@ std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOp
   if (data != nullptr) check_attachable(config, *data, comm);
   Context context;
   context.seed = config.run.seed;
-  context.threads = job.threads();
+  context.threads = options.threads > 0 ? options.threads : job.threads();
   context.log = options.log;  // the methods log only through a logger they are given
   RunControl control;
   control.checkpoint_path = options.checkpoint_path;
@@ -231,7 +231,7 @@ std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOp
 
 MethodResult run(const Job& job, const Data* data, const RunOptions& options) {
   const SoloComm comm;
-  LocalExecutor executor(job.threads());
+  LocalExecutor executor(options.threads > 0 ? options.threads : job.threads());
   return *run_on(job, data, options, comm, executor);
 }
 

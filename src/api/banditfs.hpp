@@ -139,10 +139,14 @@ struct RunOptions {
   bool resume = false;  ///< continue from checkpoint_path (refused when the job or data differ)
   /// The run's log (the CLI's: stderr and OUT/banditfs.log); null = the run logs nothing.
   std::shared_ptr<spdlog::logger> log;
+  /// Threads to run on instead of the job's run.threads; 0 = the job's. A client's cap on a busy machine
+  /// (api/cpu_load.hpp: thread_cap); results do not depend on it, and the job (its text) stays as asked.
+  int threads = 0;
 };
 
-/// Runs `job` in this process on job.threads() threads: on `data` when given, else on the data [data] names.
-/// Returns the result (version set); throws ConfigError / InputError before any work on a bad job or data.
+/// Runs `job` in this process on job.threads() threads (or options.threads): on `data` when given, else on the data
+/// [data] names. Returns the result (version set); throws ConfigError / InputError before any work on a bad job or
+/// data.
 MethodResult run(const Job& job, const Data* data = nullptr, const RunOptions& options = {});
 
 /// The same on given runtime pieces: every rank of `comm` calls it (the CLI under mpirun, with dist/'s Comm and

@@ -113,7 +113,7 @@ void refuse_replacing_another_job(const RunDirectory& directory, const api::Job&
                    "' (" + differences + "); replace it with --force, or give this job another --out or run.out");
 }
 
-int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
+int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job, int threads,
                const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory);
 
 int command_run(const RunArgs& args, const dist::Session& session) {
@@ -123,13 +123,9 @@ int command_run(const RunArgs& args, const dist::Session& session) {
         "--force deletes that checkpoint and starts over; give one of them");
   std::vector<std::string> overrides = args.overrides;
   if (!args.out.empty()) overrides.push_back("run.out=\"" + args.out + "\"");
-  api::Job job = api::Job::load(args.job_path, overrides);
-  const int asked_threads = job.threads();
-  if (const int threads = api::thread_cap(asked_threads); threads < asked_threads) {
-    // Other work keeps some of this process's CPUs busy: the run takes the free ones (results do not depend on it).
-    overrides.push_back("run.threads=" + std::to_string(threads));
-    job = api::Job::load(args.job_path, overrides);
-  }
+  const api::Job job = api::Job::load(args.job_path, overrides);
+  // Other work keeping some of this process's CPUs busy: the run takes the free ones (results do not depend on it).
+  const int threads = api::thread_cap(job.threads());
   const JobConfig& config = job.config();
   const bool coordinator = session.rank() == 0;  // only rank 0 writes files and logs
 
@@ -145,8 +141,8 @@ int command_run(const RunArgs& args, const dist::Session& session) {
     log->info("==== banditfs {} run {} -> {} ({} rank{}) ====", api::version(), args.job_path, out_dir.string(),
               session.size(), session.size() > 1 ? "s" : "");
     log->info("command: {}", args.command_line);
-    log->info("method {} seed {} threads {}{}", job.method(), config.run.seed, job.threads(),
-              job.threads() < asked_threads ? " (of " + std::to_string(asked_threads) + " asked: CPUs busy)" : "");
+    log->info("method {} seed {} threads {}{}", job.method(), config.run.seed, threads,
+              threads < job.threads() ? " (of " + std::to_string(job.threads()) + " asked: CPUs busy)" : "");
     log->info("{}", cli::wait_policy_note());
     if (job_file_is_empty(args.job_path))
       log->warn("job file '{}' is empty: running the built-in defaults (method {}, data {} {}, n {}, p {}{})",
@@ -154,7 +150,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
                 config.data.p, args.overrides.empty() ? "" : ", with the --set overrides");
   }
   try {
-    return run_method(args, session, job, log, directory.get());
+    return run_method(args, session, job, threads, log, directory.get());
   } catch (const std::exception& e) {
     // The log keeps every error that ends a run. On a terminal the "banditfs: error:" line that follows says it
     // already, so the console sees it once; a redirected stderr (a batch log) keeps the timestamped line too.
@@ -166,7 +162,7 @@ int command_run(const RunArgs& args, const dist::Session& session) {
   }
 }
 
-int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job,
+int run_method(const RunArgs& args, const dist::Session& session, const api::Job& job, int threads,
                const std::shared_ptr<spdlog::logger>& log, const RunDirectory* directory) {
   const bool coordinator = session.rank() == 0;
   const fs::path out_dir(job.config().run.out);
@@ -182,7 +178,8 @@ int run_method(const RunArgs& args, const dist::Session& session, const api::Job
 
   ProgressPrinter progress(job.config().run.progress_seconds, args.quiet || !coordinator);
   options.on_progress = [&](const api::Progress& r) { progress(r); };
-  const dist::Runtime runtime = dist::make_runtime(session, job.threads());
+  options.threads = threads;
+  const dist::Runtime runtime = dist::make_runtime(session, threads);
   std::optional<MethodResult> outcome = api::run_on(job, nullptr, options, *runtime.comm, *runtime.executor);
   if (!coordinator) return 0;
   MethodResult& result = *outcome;

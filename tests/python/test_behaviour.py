@@ -154,7 +154,7 @@ class Threads(unittest.TestCase):
 
     def test_busy_cpus_of_two_proc_stat_texts(self):
         before = "cpu  9 9 9 9 9 9 9 9\ncpu0 10 0 10 70 10 0 0 0\ncpu1 0 0 0 100 0 0 0 0\nintr 5\n"
-        after = "cpu  9 9 9 9 9 9 9 9\ncpu0 30 0 20 90 20 0 0 10\ncpu1 10 0 0 130 0 0 0 0\nintr 9\n"
+        after = "cpu  9 9 9 9 9 9 9 9\ncpu0 20 0 10 90 20 0 0 10\ncpu1 10 0 0 130 0 0 0 0\nintr 9\n"
         # cpu0: 50 ticks, 20 idle + 10 iowait -> 0.4 busy; cpu1: 40 ticks, 30 idle -> 0.25 busy
         self.assertAlmostEqual(banditfs._busy_cpus(before, after, [0, 1]), 0.65, places=12)
         self.assertAlmostEqual(banditfs._busy_cpus(before, after, [1]), 0.25, places=12)
