@@ -44,7 +44,7 @@ set(BANDITFS_LAYERS
     "importance"
     "run"
     "methods"
-    "dist,output"
+    "dist,output,stability"
     "api"
     "cli")
 

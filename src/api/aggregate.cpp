@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <numeric>
 #include <set>
+#include <tuple>
 #include <variant>
 
 #include "api/banditfs.hpp"
@@ -138,15 +139,7 @@ MethodResult aggregate(const std::vector<std::string>& paths, double threshold) 
   rank_by_importance(r);
   r.selected = stable_set(r.stability, threshold);
   r.interval_level = level;
-  r.importance_lo.resize(r.importance.size());
-  r.importance_hi.resize(r.importance.size());
-  for (std::size_t k = 0; k < r.importance.size(); ++k) {
-    std::vector<double> values;
-    values.reserve(outcomes.size());
-    for (const RunOutcome& o : outcomes) values.push_back(o.importance[k]);
-    r.importance_lo[k] = linear_quantile(values, (1.0 - level) / 2.0);
-    r.importance_hi[k] = linear_quantile(values, (1.0 + level) / 2.0);
-  }
+  std::tie(r.importance_lo, r.importance_hi) = importance_range(outcomes, level);
   if (first.metrics.known) {
     r.truth = first.truth;
     r.metrics = truth_metrics(r.selected, r.truth);

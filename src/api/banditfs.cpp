@@ -20,6 +20,7 @@
 #include "output/result_io.hpp"
 #include "output/run_directory.hpp"
 #include "run/data_sources.hpp"
+#include "stability/stability.hpp"
 
 #ifndef BANDITFS_VERSION
 #define BANDITFS_VERSION "0.0.0"
@@ -220,7 +221,9 @@ std::optional<MethodResult> run_on(const Job& job, const Data* data, const RunOp
     method_run.data = data->shared();
     method_run.logged = data->shared_log();
   }
-  std::optional<MethodResult> result = method.run(method_run);
+  // [stability] wraps the method: 2B runs on half-samples and their summary (docs/stability.md).
+  std::optional<MethodResult> result =
+      config.stability.enabled ? stability::run(method, method_run) : method.run(method_run);
   if (result) result->version = version();
   if (result && result->rows_without_target > 0 && options.log) {
     options.log->info("{}: {} rows without a target (a missing cell in the target column) were dropped",

@@ -139,11 +139,29 @@ struct RunConfig {
   double interval = 0.9;
 };
 
+/// [stability]: stability selection with complementary pairs around any method ([ShahSamworth §2],
+/// docs/stability.md): the method runs on both halves of `pairs` random splits of the rows, and the features that at
+/// least a share `threshold` of those 2·pairs runs select are the result. Either the threshold is given, or the
+/// expected number of false selections wanted (`max_false`), from which the threshold follows by
+/// [MeinshausenBuhlmann Thm 1]; neither: threshold 0.6. Off by default: a job without the section is unchanged (the
+/// section is dumped only when enabled, so no canonical text or job hash changes).
+struct StabilityConfig {
+  bool enabled = false;
+  int pairs = 50;                   ///< B: complementary pairs of half-samples (2B runs)
+  std::optional<double> threshold;  ///< π_thr in (0.5, 1]
+  std::optional<double> max_false;  ///< the E[V] wanted; π_thr derived from the measured q
+};
+
+/// π_thr when neither stability.threshold nor stability.max_false is given: the low end of [MeinshausenBuhlmann
+/// §2.4]'s range 0.6–0.9, over which they found results insensitive.
+inline constexpr double kDefaultStabilityThreshold = 0.6;
+
 struct JobConfig {
   DataConfig data;
   EstimatorConfig estimator;
   MethodConfig method;
   RunConfig run;
+  StabilityConfig stability;
 };
 
 }  // namespace bfs

@@ -90,6 +90,9 @@ class MethodParams {
   /// Cross-key checks of these parameters against the whole job, the last of the schema's validate(); ConfigError
   /// naming the keys.
   virtual void validate(const JobConfig& /*job*/) const {}
+  /// Does the run walk the data's periods in order (the bandit's mode = "online")? Stability selection then loads the
+  /// data as the method would (one period per batch) and draws its half-samples within each period.
+  virtual bool online() const { return false; }
   virtual std::unique_ptr<MethodParams> clone() const = 0;
 };
 

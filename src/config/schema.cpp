@@ -113,7 +113,7 @@ const MethodDescription& find_description(const MethodCatalog& catalog, const st
 
 /// Every section a job file may have: the common ones and each method's own.
 std::vector<std::string> known_sections(const MethodCatalog& catalog) {
-  std::vector<std::string> sections = {"data", "estimator", "method", "run"};
+  std::vector<std::string> sections = {"data", "estimator", "method", "run", "stability"};
   for (const auto& method : catalog)
     for (const auto& section : method.sections)
       if (std::find(sections.begin(), sections.end(), section) == sections.end()) sections.push_back(section);
@@ -220,6 +220,7 @@ JobConfig parse_job(const MethodCatalog& methods, const std::string& toml_text, 
   if (job.method.uses("estimator")) read_estimator(root, origin, job.estimator, overridden);
   read_method_sections(root, origin, job.method, overridden);
   read_section(root, "run", origin, job.run, overridden);
+  read_section(root, "stability", origin, job.stability, overridden);
   const toml::table* run_table = root["run"].as_table();
   job.run.out_given = run_table != nullptr && run_table->contains("out");
   validate(job);
@@ -270,9 +271,27 @@ void validate_logged_data_keys(const JobConfig& job) {
   if (data.source == SourceKind::Simulate && data.dgp == Dgp::CmabHte)
     throw ConfigError("data.dgp = \"cmab-hte\" simulates bandit logs (method cmab-scores), not (X, y) for " + method);
 }
+/// [stability]: one way to set the threshold, and no keys of a disabled section (they would be dropped silently).
+void validate_stability(const StabilityConfig& s) {
+  if (s.threshold && s.max_false)
+    throw ConfigError(detail::concat("stability.threshold = ", *s.threshold,
+                                     " and stability.max_false = ", *s.max_false,
+                                     " both set the selection threshold; give one of them (max_false derives the "
+                                     "threshold from the bound, docs/stability.md)"));
+  if (s.enabled) return;
+  const StabilityConfig defaults;
+  const char* given = s.threshold                 ? "threshold"
+                      : s.max_false               ? "max_false"
+                      : s.pairs != defaults.pairs ? "pairs"
+                                                  : nullptr;
+  if (given != nullptr)
+    throw ConfigError(std::string("stability.") + given +
+                      " is read only with stability.enabled = true; add enabled = true to [stability], or remove it");
+}
 }  // namespace
 
 void validate(const JobConfig& job) {
+  validate_stability(job.stability);
   if (job.data.source != SourceKind::Simulate && job.data.path.empty())
     throw ConfigError("data.path is required when data.source = \"" + std::string(name_of(job.data.source)) + "\"");
   validate_logged_data_keys(job);
@@ -350,6 +369,8 @@ std::string dump(const JobConfig& job_in, bool identity) {
     root.insert_or_assign("method", std::move(table));
   }
   section("run", job.run);
+  // Only when enabled: a job without stability selection keeps the canonical text (and job hash) it always had.
+  if (job.stability.enabled) section("stability", job.stability);
   std::ostringstream out;
   out << root;
   return out.str() + "\n";
@@ -408,6 +429,7 @@ std::string describe_keys(const MethodCatalog& methods) {
     visit_estimator_params(job.estimator, describer);
   }
   section("run", job.run);
+  section("stability", job.stability);
   for (const auto& method : methods) {
     out << "[method] name = \"" << method.name << "\"" << (method.uses_estimator ? "" : "  (no [estimator])");
     if (!method.sections.empty()) {

@@ -32,7 +32,9 @@ enum class Purpose : std::uint64_t {
   Shadow =
       15,  ///< shadow features: the bandit's reward.null = "shadow" (round, slot = the evaluation), FUSE's and
            ///< cmab-scores' select = "shadow" (round 0, slot 0); which features (feature 2^40) and each row shuffle
-  Knockoff = 16,  ///< data.knockoffs: the Gaussian draw of a loaded row's knockoffs (round = period, slot = row)
+  Knockoff = 16,   ///< data.knockoffs: the Gaussian draw of a loaded row's knockoffs (round = period, slot = row)
+  Stability = 17,  ///< stability selection: pair b's split of period k's rows (round = b, slot = k, feature 0) and
+                   ///< the seed of run i of the 2B (round = i, slot 0, feature 1)
 };
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -118,6 +118,11 @@ void print_neutral_facts(const MethodResult& r, std::ostream& out) {
   if (!r.stability.empty())
     out << "  stability     " << r.stability.runs
         << " runs; selected: frequency >= " << format("%g", r.stability.threshold) << "\n";
+  if (r.stability.pairs > 0)
+    out << "  bound         " << r.stability.pairs
+        << " complementary pairs, q = " << format("%.3g", r.stability.mean_selected)
+        << " selected per run: E[false selections] <= " << format("%.3g", r.stability.bound_mb)
+        << " (Meinshausen-Buehlmann), " << format("%.3g", r.stability.bound_ss) << " (Shah-Samworth, unimodal)\n";
 }
 
 /// The neutral per-feature columns of the table: the interval, the selection frequency.

@@ -194,6 +194,12 @@ void read_interval_and_stability(const Reader& in, MethodResult& r) {
       in.fail(detail::concat("/stability/", name, " must have one entry per feature name (", p, ")"));
   }
   if (in.has("stability/seeds")) s.run_seeds = in.read_1d<std::uint64_t>("stability/seeds");
+  if (!in.has_attr("pairs", "stability")) return;
+  s.pairs = in.attr<std::int64_t>("pairs", "stability");
+  s.mean_selected = in.attr<double>("mean_selected", "stability");
+  if (in.has_attr("max_false", "stability")) s.max_false = in.attr<double>("max_false", "stability");
+  s.bound_mb = in.attr<double>("bound_meinshausen_buhlmann", "stability");
+  s.bound_ss = in.attr<double>("bound_shah_samworth", "stability");
 }
 
 }  // namespace

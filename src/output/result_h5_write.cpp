@@ -79,13 +79,19 @@ void write_fact(Groups& groups, const MethodFact& f) {
 }
 
 /// /stability: the per-feature summary of R runs (run/stability_summary.hpp), the runs' seeds when they are separate
-/// results, attributes runs and threshold.
+/// results, attributes runs and threshold; stability selection's own facts when it made the runs (pairs > 0).
 void write_stability(hid_t root, const StabilitySummary& s) {
   const H5Handle group = untimed_group(root, "stability");
   for (const auto& [name, values] : s.columns()) write_1d(group.get(), name.c_str(), *values);
   if (!s.run_seeds.empty()) write_1d(group.get(), "seeds", s.run_seeds);
   write_attr(group.get(), "runs", s.runs);
   write_attr(group.get(), "threshold", s.threshold);
+  if (s.pairs == 0) return;  // an aggregate of separate runs: no stability selection facts
+  write_attr(group.get(), "pairs", s.pairs);
+  write_attr(group.get(), "mean_selected", s.mean_selected);
+  if (s.max_false > 0.0) write_attr(group.get(), "max_false", s.max_false);
+  write_attr(group.get(), "bound_meinshausen_buhlmann", s.bound_mb);
+  write_attr(group.get(), "bound_shah_samworth", s.bound_ss);
 }
 
 void write_file(const MethodResult& r, const std::vector<std::int32_t>& rank, const std::string& tmp) {

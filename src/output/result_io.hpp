@@ -15,7 +15,9 @@
 //   group /stability only in a result made of R runs (run/stability_summary.hpp): float64 [p] selection_frequency,
 //                   importance_mean, importance_sd, importance_q05, importance_q50, importance_q95, rank_mean,
 //                   rank_sd; uint64 [R] seeds when the runs were separate results; attributes runs (int64),
-//                   threshold (float64)
+//                   threshold (float64); from stability selection also pairs (int64), mean_selected,
+//                   max_false (when given), bound_meinshausen_buhlmann, bound_shah_samworth (float64; NaN where
+//                   a bound is not defined; docs/stability.md)
 //   group /<method> the method's own datasets at their names ("evaluations/test_score" is in subgroup evaluations),
 //                   its facts as attributes of the group or of the subgroup before the last '/', and the string
 //                   attribute "feature_columns" (the per-feature datasets summary.csv and inspect show, joined by ",")

@@ -58,9 +58,17 @@ Json method_json(const MethodResult& r, const std::string& path) {
   return j;
 }
 
-/// "stability": R, the selection threshold and, for separate results, each run's file and seed.
+/// "stability": R, the selection threshold, stability selection's B, q and bounds, and, for separate results, each
+/// run's file and seed.
 Json stability_json(const StabilitySummary& s) {
   Json j = {{"runs", s.runs}, {"threshold", s.threshold}};
+  if (s.pairs > 0) {  // stability selection: B, q and the bounds on E[false selections] (NaN: not defined → null)
+    j["pairs"] = s.pairs;
+    j["mean_selected"] = s.mean_selected;
+    if (s.max_false > 0.0) j["max_false"] = s.max_false;
+    j["bound_meinshausen_buhlmann"] = s.bound_mb;
+    j["bound_shah_samworth"] = s.bound_ss;
+  }
   if (s.run_sources.empty()) return j;
   Json runs = Json::array();
   for (std::size_t i = 0; i < s.run_sources.size(); ++i) {

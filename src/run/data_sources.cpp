@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "data/csv_reader.hpp"
 #include "data/knockoffs.hpp"
+#include "simulate/cmab_hte.hpp"
 #include "simulate/dgp.hpp"
 
 namespace bfs {
@@ -97,6 +98,20 @@ std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint
         std::move(source), config.noise_features, seed,
         config.knockoffs == Knockoffs::GaussianSdp ? KnockoffConstruction::Sdp : KnockoffConstruction::Equicorrelated);
   return source;
+}
+
+std::unique_ptr<LoggedSource> make_logged_source(const DataConfig& config, std::uint64_t run_seed) {
+  switch (config.source) {
+    case SourceKind::Csv:
+      return open_logged_csv(
+          config.path, LoggedCsvSpec{config.arm, config.reward, config.features, config.categorical, config.arms});
+    case SourceKind::Hdf5:
+      return open_logged_hdf5(config.path, config.arms);
+    case SourceKind::Simulate:
+      break;
+  }
+  return simulate_cmab_hte(static_cast<Index>(config.n), static_cast<Index>(config.p),
+                           config.seed != 0 ? config.seed : run_seed);
 }
 
 }  // namespace bfs

@@ -4,6 +4,7 @@
 
 #include "config/job_config.hpp"
 #include "data/categorical.hpp"
+#include "data/logged_data.hpp"
 #include "data/source.hpp"
 
 namespace bfs {
@@ -17,5 +18,9 @@ TableRules table_rules(const DataConfig& config);
 
 std::unique_ptr<DataSource> make_data_source(const DataConfig& config, std::uint64_t run_seed, bool online,
                                              std::shared_ptr<const Dataset> given = nullptr);
+
+/// The contextual-bandit log [data] names (a method whose description says logged_data): a CSV or HDF5 log, or
+/// cmab-hte simulated with data.n rows and data.p features from the data seed (data.seed, or run_seed when 0).
+std::unique_ptr<LoggedSource> make_logged_source(const DataConfig& config, std::uint64_t run_seed);
 
 }  // namespace bfs

@@ -99,4 +99,25 @@ FeatureSet stable_set(const StabilitySummary& summary, double threshold) {
   return out;
 }
 
+std::pair<std::vector<double>, std::vector<double>> importance_range(const std::vector<RunOutcome>& runs,
+                                                                     double level) {
+  BFS_CHECK(!runs.empty(), "the importance range of no runs");
+  const std::size_t p = runs.front().importance.size();
+  std::vector<double> lo(p), hi(p), values(runs.size());
+  for (std::size_t k = 0; k < p; ++k) {
+    for (std::size_t r = 0; r < runs.size(); ++r) values[r] = runs[r].importance[k];
+    lo[k] = linear_quantile(values, (1.0 - level) / 2.0);
+    hi[k] = linear_quantile(values, (1.0 + level) / 2.0);
+  }
+  return {std::move(lo), std::move(hi)};
+}
+
+double mean_selected(const std::vector<RunOutcome>& runs) {
+  BFS_CHECK(!runs.empty(), "the mean selection of no runs");
+  double sum = 0.0;
+  for (const RunOutcome& run : runs)
+    for (std::uint8_t s : run.selected) sum += s != 0 ? 1.0 : 0.0;
+  return sum / static_cast<double>(runs.size());
+}
+
 }  // namespace bfs

@@ -40,6 +40,13 @@ struct StabilitySummary {
   /// summarized; empty when the runs are the method's own (stability selection's half-sample runs).
   std::vector<std::string> run_sources;
   std::vector<std::uint64_t> run_seeds;
+  /// Stability selection's own facts (run/stability_selection.hpp, docs/stability.md); pairs = 0 for an aggregate of
+  /// separate runs, which has none of them.
+  std::int64_t pairs = 0;      ///< B: the runs are the 2B halves of B complementary pairs
+  double mean_selected = 0.0;  ///< q: the mean number of features a run selected
+  double max_false = 0.0;      ///< stability.max_false when the threshold was derived from it; 0 = not given
+  double bound_mb = 0.0;       ///< [MeinshausenBuhlmann Thm 1]'s bound on E[V] at (q, p, threshold)
+  double bound_ss = 0.0;       ///< [ShahSamworth]'s unimodal bound (stabs' "SS"/"unimodal"); NaN where undefined
 
   bool empty() const { return runs == 0; }
   /// The per-feature columns in output order (name, values): result.h5 /stability/<name>, summary.csv columns.
@@ -56,5 +63,12 @@ StabilitySummary summarize_runs(const std::vector<RunOutcome>& runs);
 
 /// The features with selection_frequency ≥ threshold, ascending.
 FeatureSet stable_set(const StabilitySummary& summary, double threshold);
+
+/// The runs' equal-tailed range of each feature's importance at `level` (in (0, 1)): the linear quantiles at
+/// (1 − level)/2 and (1 + level)/2 (lo, hi), p entries each; InternalError on no runs.
+std::pair<std::vector<double>, std::vector<double>> importance_range(const std::vector<RunOutcome>& runs, double level);
+
+/// The mean number of features the runs selected (q of stability selection's bounds); InternalError on no runs.
+double mean_selected(const std::vector<RunOutcome>& runs);
 
 }  // namespace bfs

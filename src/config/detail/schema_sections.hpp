@@ -81,6 +81,18 @@ void visit(RunConfig& c, V& v) {
             "posterior (0.9 = its 5% and 95% quantiles)"));
 }
 
+template <class V>
+void visit(StabilityConfig& c, V& v) {
+  v("enabled", c.enabled, text("stability selection with complementary pairs around the method (docs/stability.md)"));
+  v("pairs", c.pairs, range(1, 100000, "B: random splits of the rows into two halves; the method runs 2B times"));
+  v("threshold", c.threshold,
+    above(0.5, 1, "pi_thr: a feature is selected when at least this share of the 2B runs select it (default 0.6)"));
+  v("max_false", c.max_false,
+    above(0, kInf,
+          "instead of threshold: the expected number of false selections wanted; pi_thr = (1 + q^2/(p max_false))/2 "
+          "for the measured q (Meinshausen-Buehlmann), at most 1"));
+}
+
 /// Visits the parameter struct of the estimator named in c.name (only its keys are valid).
 template <class V>
 void visit_estimator_params(EstimatorConfig& c, V& v) {

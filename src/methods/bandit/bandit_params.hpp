@@ -139,6 +139,7 @@ struct BanditParams final : MethodParams {
   /// the canonical text (and so the checkpoint job hash) of every job written before tuning existed.
   bool dumps_section(std::string_view section) const override { return section != "tuning" || tuning.enabled; }
   void validate(const JobConfig& job) const override;
+  bool online() const override { return bandit.mode == Mode::Online; }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<BanditParams>(*this); }
 };
 

@@ -34,8 +34,8 @@
 #include "methods/common/shadow_rule.hpp"
 #include "methods/common/top_k.hpp"
 #include "methods/method.hpp"
+#include "run/data_sources.hpp"
 #include "run/truth_metrics.hpp"
-#include "simulate/cmab_hte.hpp"
 
 namespace bfs {
 namespace {
@@ -55,20 +55,6 @@ struct Settings {
   std::int64_t copies = 0;               ///< shadows per feature with shadows (method.shadow_copies)
   std::uint64_t seed = 0;                ///< the run's seed, for the shadows' row shuffles
 };
-
-std::unique_ptr<LoggedSource> open_source(const DataConfig& data, std::uint64_t run_seed) {
-  switch (data.source) {
-    case SourceKind::Csv:
-      return open_logged_csv(data.path,
-                             LoggedCsvSpec{data.arm, data.reward, data.features, data.categorical, data.arms});
-    case SourceKind::Hdf5:
-      return open_logged_hdf5(data.path, data.arms);
-    case SourceKind::Simulate:
-      break;
-  }
-  return simulate_cmab_hte(static_cast<Index>(data.n), static_cast<Index>(data.p),
-                           data.seed != 0 ? data.seed : run_seed);
-}
 
 Settings settings_of(const cmab::CmabParams& params, const LoggedHeader& header, std::uint64_t seed) {
   Settings s;
@@ -411,7 +397,7 @@ class CmabScoresMethod final : public Method {
     const auto start = Clock::now();
     const auto& params = *run.job.method.params.as<cmab::CmabParams>();
     const std::shared_ptr<const LoggedSource> source =
-        run.logged ? run.logged : open_source(run.job.data, run.context.seed);
+        run.logged ? run.logged : make_logged_source(run.job.data, run.context.seed);
     const Settings settings = settings_of(params, source->header(), run.context.seed);
     const Checkpointing checkpointing(run, source->header(), settings);
     const Scoring scoring = score_all(run, *source, settings, checkpointing);
