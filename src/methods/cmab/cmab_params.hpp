@@ -64,20 +64,8 @@ struct CmabParams final : MethodParams {
     v("control_arm", control_arm, text("control arm of the KL/ED/Chi baselines (empty = the first arm label)"));
     v("select", select, text("selected set: the features above their shadows' combined score, or the top select_top"));
     v("select_top", select_top, range(0, 1e9, "select = \"top\": the top this many by the combined score (0 = none)"));
-    v("shadows", shadows, range(0, 1e9, "features with shadows under select = \"shadow\" (0 = all, at most 1000)"));
-    v("shadow_copies", shadow_copies,
-      range(1, static_cast<double>(methods::kMaxShadowCopies),
-            "select = \"shadow\": shadows per feature, each its own row shuffle"));
-    v("shadow_max_false", shadow_max_false,
-      KeySpec{0,
-              1e9,
-              {},
-              "select = \"shadow\": the expected false selections allowed (p-value of the pooled shadows <= this/p)",
-              true,
-              false});
-    v("shadow_quantile", shadow_quantile,
-      KeySpec{
-          0, 1, {}, "select = \"shadow\": below 1, the quantile of the shadows' combined score to beat", true, false});
+    methods::visit_shadow_keys(v, *this,
+                               "select = \"shadow\": below 1, the quantile of the shadows' combined score to beat");
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<CmabParams>(*this); }
 };

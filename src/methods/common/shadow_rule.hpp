@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "config/key_spec.hpp"
 #include "core/types.hpp"
 #include "methods/result.hpp"
 
@@ -102,5 +103,24 @@ void check_shadow_keys(double quantile, double max_false);
 
 /// The features whose score is strictly above `threshold`, ascending (a NaN score is never selected).
 std::vector<FeatureId> select_above(std::span<const double> scores, double threshold);
+
+/// The shadow rule's keys (shadows, shadow_copies, shadow_max_false, shadow_quantile), declared once for every method
+/// that selects by it; `quantile_text` says which score the quantile is of.
+template <class Visitor, class Params>
+void visit_shadow_keys(Visitor& v, Params& p, const char* quantile_text) {
+  using keyspec::range;
+  v("shadows", p.shadows, range(0, 1e9, "features with shadows under select = \"shadow\" (0 = all, at most 1000)"));
+  v("shadow_copies", p.shadow_copies,
+    range(1, static_cast<double>(kMaxShadowCopies),
+          "select = \"shadow\": shadows per feature, each its own row shuffle"));
+  v("shadow_max_false", p.shadow_max_false,
+    KeySpec{0,
+            1e9,
+            {},
+            "select = \"shadow\": the expected false selections allowed (p-value of the pooled shadows <= this/p)",
+            true,
+            false});
+  v("shadow_quantile", p.shadow_quantile, KeySpec{0, 1, {}, quantile_text, true, false});
+}
 
 }  // namespace bfs::methods

@@ -98,19 +98,7 @@ struct FuseParams final : MethodParams {
     v("select", select,
       text("selected set: g-RAVE above the shadows', g-RAVE top `top` (FUSE^R), or most-visited path"));
     v("top", top, range(1, 1e9, "features kept by select = \"rave\""));
-    v("shadows", shadows, range(0, 1e9, "features with shadows under select = \"shadow\" (0 = all, at most 1000)"));
-    v("shadow_copies", shadow_copies,
-      range(1, static_cast<double>(methods::kMaxShadowCopies),
-            "select = \"shadow\": shadow features per feature, each its own row shuffle"));
-    v("shadow_max_false", shadow_max_false,
-      KeySpec{0,
-              1e9,
-              {},
-              "select = \"shadow\": the expected false selections allowed (p-value of the pooled shadows <= this/p)",
-              true,
-              false});
-    v("shadow_quantile", shadow_quantile,
-      KeySpec{0, 1, {}, "select = \"shadow\": below 1, the quantile of the shadows' g-RAVE to beat", true, false});
+    methods::visit_shadow_keys(v, *this, "select = \"shadow\": below 1, the quantile of the shadows' g-RAVE to beat");
   }
   std::unique_ptr<MethodParams> clone() const override { return std::make_unique<FuseParams>(*this); }
 };
