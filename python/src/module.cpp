@@ -124,21 +124,28 @@ void check_rows(const char* what, py::ssize_t rows, py::ssize_t expected) {
     throw_python(PyExc_ValueError, detail::concat(what, " has ", rows, " rows but X has ", expected));
 }
 
+/// The part of an ArraysView or LogView both fill alike: X's pointer and shape, and its columns' names and kinds.
+template <class View>
+View table_view(const FloatArray& X, const Columns& columns, const std::string& origin) {
+  View view;
+  view.X = X.data();
+  view.rows = X.shape(0);
+  view.cols = X.shape(1);
+  view.feature_names = columns.names;
+  view.categorical = columns.categorical;
+  view.category_labels = columns.labels;
+  view.origin = origin;
+  return view;
+}
+
 py::dict run_arrays(const api::Job& job, const FloatArray& X, const DoubleArray& y, const Columns& columns,
                     const std::string& origin, py::object on_progress) {
   if (X.ndim() != 2)
     throw_python(PyExc_ValueError, detail::concat("X must be 2-D (rows x features), not ", X.ndim(), "-D"));
   if (y.ndim() != 1) throw_python(PyExc_ValueError, detail::concat("y must be 1-D, not ", y.ndim(), "-D"));
   check_rows("y", y.shape(0), X.shape(0));
-  api::ArraysView view;
-  view.X = X.data();
-  view.rows = X.shape(0);
-  view.cols = X.shape(1);
+  auto view = table_view<api::ArraysView>(X, columns, origin);
   view.y = y.data();
-  view.feature_names = columns.names;
-  view.categorical = columns.categorical;
-  view.category_labels = columns.labels;
-  view.origin = origin;
   std::optional<api::Data> data;
   {
     py::gil_scoped_release release;  // the one copy of X
@@ -154,17 +161,10 @@ py::dict run_log(const api::Job& job, const FloatArray& X, const IntArray& arm, 
   if (arm.ndim() != 1 || reward.ndim() != 1) throw_python(PyExc_ValueError, "arm and reward must be 1-D");
   check_rows("arm", arm.shape(0), X.shape(0));
   check_rows("reward", reward.shape(0), X.shape(0));
-  api::LogView view;
-  view.X = X.data();
-  view.rows = X.shape(0);
-  view.cols = X.shape(1);
+  auto view = table_view<api::LogView>(X, columns, origin);
   view.arm = arm.data();
   view.arm_labels = arms;
   view.reward = reward.data();
-  view.feature_names = columns.names;
-  view.categorical = columns.categorical;
-  view.category_labels = columns.labels;
-  view.origin = origin;
   for (py::ssize_t i = 0; i < view.rows; ++i)
     if (view.arm[i] < 0 || view.arm[i] >= static_cast<std::int32_t>(arms.size()))
       throw_python(PyExc_ValueError, detail::concat(origin, ": arm row ", i, " is ", view.arm[i],
