@@ -9,8 +9,8 @@ acceptance figures of docs/fuse.md and docs/cmab.md ("Selection by signal", "Mea
         --fuse-design madelon: scikit-learn's make_classification(n_samples=500, n_features=30, n_informative=3,
         n_redundant=0, random_state=s) instead (its defaults otherwise: 2 clusters per class, class_sep 1,
         flip_y 0.01, rows and columns shuffled; the 3 informative columns found by matching each column's sorted
-        values against the unshuffled draw), written as data.h5 with truth. `banditfs simulate madelon-like` is the
-        same generator but needs at least 5 informative features (32 clusters).
+        values against the unshuffled draw), written as data.h5 with truth. (`banditfs simulate madelon-like` builds
+        this kind of table with 16 clusters per class, so it needs at least 5 informative features.)
         Oracle: whether any threshold on the run's g-RAVE (`importance`) meets the target, i.e. at most 4 features
         have a g-RAVE at or above the lowest of the 3.
   cmab: `banditfs simulate cmab-hte --n N --p 50 --seed s` (5 effect modifiers x1..x5, x6, x7 correlational, 43 more
