@@ -20,7 +20,6 @@ namespace bfs::stability {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
 using bfs::detail::concat;
 using detail::RunFacts;
 using detail::StabilityCheckpoint;
