@@ -8,6 +8,9 @@ function(banditfs_target_defaults target)
   if(BANDITFS_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
+  if(BANDITFS_PCH)
+    banditfs_precompile_headers(${target})
+  endif()
 endfunction()
 
 # One static library per module of src/ (docs/architecture.md); dependencies are explicit so the direction stays visible.
