@@ -3,10 +3,11 @@
 # once per file. Code generation dominates a sanitizer build (-O1 with ASan/UBSan instrumentation), so this saves the
 # parsing part only: about 1.5-3 CPU-seconds of a file's 8-15.
 #
-# GCC uses a precompiled header only in a compilation with the flags it was built with (otherwise -Winvalid-pch warns
-# and the headers are parsed as usual), so one precompiled header serves each flavour: libraries and executables, and
-# Boost.Test executables. Only targets compiled with OpenMP take part: -fopenmp defines _OPENMP, which changes what
-# <Eigen/Core> declares; the few without (core, config and their tests) keep their plain includes.
+# GCC uses a precompiled header only in a compilation with the options it was built with and no macro it lacks
+# (otherwise -Winvalid-pch warns and the headers are parsed as usual), so one precompiled header serves each flavour,
+# libraries and executables or Boost.Test executables, built by a target of its own that links only what the headers
+# need. Only targets compiled with OpenMP take part: -fopenmp defines _OPENMP, which changes what <Eigen/Core>
+# declares; the few without (core, config and their tests) keep their plain includes.
 #
 # The main build stays without: clang-tidy reads its compile commands and cannot load GCC's .gch files, and a build
 # without a forced include is what checks that every file includes what it uses.
@@ -33,20 +34,41 @@ function(banditfs_links_openmp target out)
   set(${out} ${found} PARENT_SCOPE)
 endfunction()
 
-# Gives target the precompiled header of its flavour; the first target of a flavour builds it, the others reuse it.
-# Called by banditfs_target_defaults, after the target's libraries are linked.
+# The target that builds flavour's precompiled header (banditfs_pch_<flavour>): an object library of one empty file
+# that links only what the headers need, so that its compile definitions are a subset of every user's (a test that
+# does not link config has no toml++ macros).
+function(banditfs_pch_host flavour)
+  set(host banditfs_pch_${flavour})
+  if(TARGET ${host})
+    return()
+  endif()
+  set(source "${PROJECT_BINARY_DIR}/${host}.cpp")
+  file(CONFIGURE OUTPUT "${source}" CONTENT "// Compiles ${host}'s precompiled header (cmake/BanditfsPch.cmake).\n")
+  add_library(${host} OBJECT "${source}")
+  target_link_libraries(${host} PRIVATE Eigen3::Eigen spdlog::spdlog OpenMP::OpenMP_CXX)
+  set(headers ${BANDITFS_PCH_HEADERS})
+  if(flavour STREQUAL "boost_test")
+    target_link_libraries(${host} PRIVATE Boost::unit_test_framework)
+    target_compile_definitions(${host} PRIVATE BOOST_TEST_DYN_LINK)
+    list(APPEND headers <boost/test/unit_test.hpp>)
+  endif()
+  banditfs_target_defaults(${host})
+  target_precompile_headers(${host} PRIVATE ${headers})
+endfunction()
+
+# Gives target the precompiled header of its flavour. Called by banditfs_target_defaults, after the target's libraries
+# are linked.
 function(banditfs_precompile_headers target)
   get_target_property(type ${target} TYPE)
   banditfs_links_openmp(${target} openmp)
-  if(NOT openmp OR type STREQUAL "MODULE_LIBRARY")  # the Python module compiles with its own visibility flags
+  # The hosts themselves; the Python module, which compiles with its own visibility flags.
+  if(NOT openmp OR target MATCHES "^banditfs_pch_" OR type STREQUAL "MODULE_LIBRARY")
     return()
   endif()
   set(flavour code)
-  set(headers ${BANDITFS_PCH_HEADERS})
   get_target_property(libs ${target} LINK_LIBRARIES)
   if("Boost::unit_test_framework" IN_LIST libs)
     set(flavour boost_test)
-    list(APPEND headers <boost/test/unit_test.hpp>)
   endif()
   # Boost.Test generates main() in the file that defines BOOST_TEST_MODULE before it includes unit_test.hpp; a header
   # included ahead of that file would generate none.
@@ -65,11 +87,6 @@ function(banditfs_precompile_headers target)
   if(precompiled_sources EQUAL 0)
     return()
   endif()
-  get_property(host GLOBAL PROPERTY banditfs_pch_host_${flavour})
-  if(host)
-    target_precompile_headers(${target} REUSE_FROM ${host})
-  else()
-    target_precompile_headers(${target} PRIVATE ${headers})
-    set_property(GLOBAL PROPERTY banditfs_pch_host_${flavour} ${target})
-  endif()
+  banditfs_pch_host(${flavour})
+  target_precompile_headers(${target} REUSE_FROM banditfs_pch_${flavour})
 endfunction()
