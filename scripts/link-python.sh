@@ -13,5 +13,10 @@ if ! ls "$build"/python/banditfs/_core*.so >/dev/null 2>&1; then
 fi
 site="$(/usr/bin/python3 -m site --user-site)"
 mkdir -p "$site"
-echo "$build/python" >"$site/banditfs.pth"
+# Written beside and renamed over: a python3 starting meanwhile reads the old file or the new one, never half of one.
+tmp="$(mktemp "$site/.banditfs.pth.XXXXXX")"
+trap 'rm -f "$tmp"' EXIT
+echo "$build/python" >"$tmp"
+chmod 644 "$tmp"
+mv -f "$tmp" "$site/banditfs.pth"
 echo "python: $site/banditfs.pth -> $build/python (import banditfs)"

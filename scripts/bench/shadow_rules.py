@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shadow rule's settings compared for cmab-scores (docs/cmab.md, "Choosing k and alpha"): for each (k, alpha) =
 (`shadow_copies`, `shadow_max_false`), one run of cmab-scores per seed on `banditfs simulate cmab-hte --n N --p 50
---seed s` (x1..x5 effect modifiers, x6, x7 correlational, 43 without effect), run seed s. The target of issue 35's
+--seed s` (x1..x5 effect modifiers, x6, x7 correlational, 43 without effect), run seed s. The target of selection by signal's
 acceptance: x1..x5 selected and at most 1 other. Copy c of feature f's shadow is the stream (seed, c, f) whatever k
 is, so a larger k adds shadows to the smaller k's.
 

@@ -447,7 +447,7 @@ int run_command_line(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
-  cli::choose_wait_policy(argv);  // first: it may re-execute the program
+  cli::choose_wait_policy(argc, argv);  // first: it may re-execute the program
   // Setting up the command line can throw too (CLI11's construction errors, std::bad_alloc): nothing escapes main.
   try {
     return run_command_line(argc, argv);

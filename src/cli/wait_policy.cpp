@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 
 #include "api/cpu_load.hpp"
 
@@ -19,7 +20,9 @@ constexpr const char* kMarker = "BANDITFS_SET_OMP_WAIT_POLICY";
 
 }  // namespace
 
-void choose_wait_policy(char** argv) {
+void choose_wait_policy(int argc, char** argv) {
+  const std::string_view command = argc > 1 ? argv[1] : "";
+  if (command != "run" && command != "evaluate") return;
   if (std::getenv(kPolicy) != nullptr || std::getenv(kSpinCount) != nullptr) return;
   // Started through the dynamic loader (`ld.so banditfs ...`; no interpreter base): /proc/self/exe is the loader,
   // which would not take these arguments.

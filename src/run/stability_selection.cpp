@@ -1,6 +1,7 @@
 #include "run/stability_selection.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/error.hpp"
@@ -64,6 +65,23 @@ double threshold_for_max_false(double q, std::int64_t p, double max_false) {
   BFS_CHECK(p >= 1 && max_false > 0.0, "threshold_for_max_false with p = ", p, ", max_false = ", max_false);
   if (!(q > 0.0)) return 1.0;
   return std::min(1.0, 0.5 * (1.0 + q * q / (static_cast<double>(p) * max_false)));
+}
+
+std::int64_t runs_per_worker_for(double seconds, std::int64_t runs_per_worker) {
+  const double per_run = seconds / static_cast<double>(std::max<std::int64_t>(1, runs_per_worker));
+  if (!(per_run > 0.0)) return kMaxRunsPerWorker;  // a clock too coarse to see the wave
+  const double fit = std::floor(kWaveSeconds / per_run);
+  return fit >= static_cast<double>(kMaxRunsPerWorker) ? kMaxRunsPerWorker
+                                                       : std::max<std::int64_t>(1, static_cast<std::int64_t>(fit));
+}
+
+std::int64_t wave_size(std::int64_t done, std::int64_t total, std::int64_t workers, std::int64_t runs_per_worker,
+                       std::int64_t checkpoint_every) {
+  const std::int64_t least = done + workers;
+  std::int64_t end = done + workers * std::max<std::int64_t>(1, runs_per_worker);
+  if (checkpoint_every > 0)
+    end = std::min(end, std::max(least, (least + checkpoint_every - 1) / checkpoint_every * checkpoint_every));
+  return std::min(end, total) - done;
 }
 
 }  // namespace bfs

@@ -50,4 +50,21 @@ double bound_shah_samworth_unimodal(double q, std::int64_t p, double threshold, 
 /// 1 (where the bound stays above max_false: the run reports the bound it has). 1 when q = 0 (no run selects).
 double threshold_for_max_false(double q, std::int64_t p, double max_false);
 
+/// Waves. The 2B runs go through the Executor in waves, and its ranks meet once per wave: each meeting waits for the
+/// wave's slowest worker (rank × thread), so waves of one run per worker lose a share of every run's spread to
+/// waiting, which longer waves average out. A wave gives each worker about kWaveSeconds of runs — short enough that
+/// progress is reported and a stop request is seen within seconds.
+constexpr double kWaveSeconds = 5.0;
+constexpr std::int64_t kMaxRunsPerWorker = 64;
+
+/// Runs per worker that fill kWaveSeconds, after a wave of `runs_per_worker` runs per worker took `seconds`: in
+/// [1, kMaxRunsPerWorker].
+std::int64_t runs_per_worker_for(double seconds, std::int64_t runs_per_worker);
+
+/// The runs of the wave that starts after `done` of `total`: `runs_per_worker` for each of `workers`, at least one
+/// per worker (fewer only at the end), and ending no later than the first multiple of `checkpoint_every` (> 0) at or
+/// after that minimum, where the checkpoint is written.
+std::int64_t wave_size(std::int64_t done, std::int64_t total, std::int64_t workers, std::int64_t runs_per_worker,
+                       std::int64_t checkpoint_every);
+
 }  // namespace bfs

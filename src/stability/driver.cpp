@@ -1,5 +1,7 @@
 // Stability selection's driver (stability.hpp): the data loaded once, 2B runs of the method on complementary halves
 // through the Executor in waves, the checkpoint between waves, and the summary as the result.
+// Waves: run/stability_selection.hpp (wave_size) says why a wave is a few seconds of runs per worker. A stop request
+// is seen at the end of a wave; results do not depend on the wave sizes, as run i's draws are keyed by i.
 #include <algorithm>
 #include <chrono>
 #include <tuple>
@@ -233,12 +235,21 @@ void resume(const MethodRun& run, const methods::Checkpointing& checkpointing, s
   checkpointing.log_resume(concat("stability run ", progress.done, " of ", total));
 }
 
-/// After a wave that took the runs from `before` to progress.done: rank 0 reports each run, checkpoints when a
-/// multiple of run.checkpoint_every was passed or a stop was requested; the stop decision is broadcast.
-bool after_wave(const MethodRun& run, const methods::Checkpointing& checkpointing, std::int64_t before,
-                std::int64_t total, const Progress& progress) {
+/// What every rank does next, decided by rank 0 after a wave.
+struct NextWave {
   bool stop = false;
+  std::int64_t runs_per_worker = 1;
+};
+
+/// After a wave that took the runs from `before` to progress.done in `seconds`: rank 0 reports each run, checkpoints
+/// when a multiple of run.checkpoint_every was passed or a stop was requested, and sizes the next wave; its decision
+/// is broadcast.
+NextWave after_wave(const MethodRun& run, const methods::Checkpointing& checkpointing, std::int64_t before,
+                    std::int64_t total, const Progress& progress, double seconds, std::int64_t runs_per_worker) {
+  NextWave next;
+  bool& stop = next.stop;
   if (run.comm.rank() == 0) {
+    next.runs_per_worker = runs_per_worker_for(seconds, runs_per_worker);
     double selected = 0.0;
     for (std::int64_t i = 0; i < before; ++i)
       for (const std::uint8_t s : progress.outcomes[static_cast<std::size_t>(i)].selected) selected += s;
@@ -260,8 +271,12 @@ bool after_wave(const MethodRun& run, const methods::Checkpointing& checkpointin
       detail::write_stability_checkpoint(control.checkpoint_path, run.job.method.name,
                                          checkpoint_of(checkpointing.key(), progress));
   }
-  if (run.comm.size() > 1) stop = run.comm.broadcast(stop ? "1" : "0", 0) == "1";
-  return stop;
+  if (run.comm.size() > 1) {
+    const std::string decision = run.comm.broadcast(concat(stop ? 1 : 0, " ", next.runs_per_worker), 0);
+    next.stop = decision.front() == '1';
+    next.runs_per_worker = std::stoll(decision.substr(2));
+  }
+  return next;
 }
 
 MethodResult make_result(const MethodRun& run, const Plan& plan, const Progress& progress) {
@@ -335,9 +350,12 @@ std::optional<MethodResult> run(const Method& method, const MethodRun& run) {
   if (run.context.log && run.comm.rank() == 0)
     run.context.log->info("stability selection: {} runs of {} on complementary halves of {} rows ({} pairs)", total,
                           method.name(), plan.rows, job.stability.pairs);
-  const auto wave = static_cast<std::int64_t>(std::max(1, run.comm.size() * run.executor.threads()));
+  const auto workers = static_cast<std::int64_t>(std::max(1, run.comm.size() * run.executor.threads()));
+  std::int64_t runs_per_worker = 1;
   while (progress.done < total) {
-    const std::int64_t before = progress.done, n = std::min(wave, total - before);
+    const auto wave_start = Clock::now();
+    const std::int64_t before = progress.done;
+    const std::int64_t n = wave_size(before, total, workers, runs_per_worker, run.control.checkpoint_every);
     const auto results = run.executor.map(static_cast<std::size_t>(n), [&](std::size_t t) {
       return run_one(method, job, plan, before + static_cast<std::int64_t>(t));
     });
@@ -349,7 +367,11 @@ std::optional<MethodResult> run(const Method& method, const MethodRun& run) {
       if (run.comm.rank() == 0) progress.outcomes.push_back(outcome_of(task.data() + 1, p));
     }
     progress.done += n;
-    if (after_wave(run, checkpointing, before, total, progress) && progress.done < total) {
+    const double seconds = std::chrono::duration<double>(Clock::now() - wave_start).count();
+    const std::int64_t per_worker_this_wave = (n + workers - 1) / workers;
+    const NextWave next = after_wave(run, checkpointing, before, total, progress, seconds, per_worker_this_wave);
+    runs_per_worker = next.runs_per_worker;
+    if (next.stop && progress.done < total) {
       if (run.comm.rank() != 0) return std::nullopt;
       MethodResult stopped;
       stopped.method = job.method.name;

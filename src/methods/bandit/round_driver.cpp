@@ -237,7 +237,11 @@ RunResult drive_rounds(const JobConfig& job, const std::string& job_text, const 
         const std::vector<ArmOutcome> outcomes = evaluator.evaluate(round, period, draws, result.timings);
         BFS_CHECK(outcomes.size() == draws.size());
         start = Clock::now();
-        RoundReport report{.round = round, .total_rounds = total_rounds, .label = result.metric, .period = period};
+        RoundReport report;  // field by field: GCC 12 warns on designated initializers that leave members defaulted
+        report.round = round;
+        report.total_rounds = total_rounds;
+        report.label = result.metric;
+        report.period = period;
         apply_outcomes(job, round, period, outcomes, state, result.timings, report);
         stop = state.end_round(round, period);
         result.timings.update_seconds += seconds_since(start);

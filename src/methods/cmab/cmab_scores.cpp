@@ -199,11 +199,13 @@ struct Scoring {
 /// After `scored` of the `p` features: the fraction scored. The top select_top are chosen once every feature is
 /// scored: no selected count before.
 RoundReport progress(std::size_t scored, std::size_t p) {
-  return {.round = static_cast<std::int32_t>(scored),
-          .total_rounds = static_cast<std::int32_t>(p),
-          .unit = "feature",
-          .label = "scored",
-          .value = static_cast<double>(scored) / static_cast<double>(p)};
+  RoundReport report;  // field by field: GCC 12 warns on designated initializers that leave members defaulted
+  report.round = static_cast<std::int32_t>(scored);
+  report.total_rounds = static_cast<std::int32_t>(p);
+  report.unit = "feature";
+  report.label = "scored";
+  report.value = static_cast<double>(scored) / static_cast<double>(p);
+  return report;
 }
 
 Scoring score_all(const MethodRun& run, const LoggedSource& source, const Settings& s,

@@ -73,11 +73,13 @@ void check_sizes(const fuse::FuseParams& params, const fuse::TrainingSet& set, I
 /// After `done` of `total` iterations: the last reward (the AUC of the last descent's feature set, eq. 9) and that
 /// set's size. The selection (top g-RAVE or the most visited path) is made once the search is done: no selected count.
 RoundReport progress(std::uint64_t done, std::uint64_t total, double reward, std::size_t set_size) {
-  return {.round = static_cast<std::int32_t>(done),
-          .total_rounds = static_cast<std::int32_t>(total),
-          .label = "auc",
-          .value = reward,
-          .set_size = set_size};
+  RoundReport report;  // field by field: GCC 12 warns on designated initializers that leave members defaulted
+  report.round = static_cast<std::int32_t>(done);
+  report.total_rounds = static_cast<std::int32_t>(total);
+  report.label = "auc";
+  report.value = reward;
+  report.set_size = set_size;
+  return report;
 }
 
 struct SearchOutcome {

@@ -124,3 +124,39 @@ BOOST_AUTO_TEST_CASE(threshold_from_max_false) {
   BOOST_TEST(threshold_for_max_false(20, 30, 1.0) == 1.0);  // out of reach: at most 1
   BOOST_TEST(threshold_for_max_false(0, 30, 1.0) == 1.0);   // no run selects anything
 }
+
+BOOST_AUTO_TEST_CASE(waves_fill_a_few_seconds_per_worker) {
+  // Runs of 0.5 s: 10 fill kWaveSeconds = 5; runs of 20 s: still one; an unmeasurable wave: the most.
+  BOOST_TEST(runs_per_worker_for(0.5, 1) == 10);
+  BOOST_TEST(runs_per_worker_for(5.0, 10) == 10);
+  BOOST_TEST(runs_per_worker_for(20.0, 1) == 1);
+  BOOST_TEST(runs_per_worker_for(0.0, 1) == kMaxRunsPerWorker);
+  BOOST_TEST(runs_per_worker_for(1e-6, 1) == kMaxRunsPerWorker);
+}
+
+BOOST_AUTO_TEST_CASE(waves_cover_every_run_once_and_stop_at_checkpoints) {
+  // 2 workers, 10 runs each, 100 runs: waves of 20; the last one is what is left.
+  BOOST_TEST(wave_size(0, 100, 2, 10, 0) == 20);
+  BOOST_TEST(wave_size(90, 100, 2, 10, 0) == 10);
+  // checkpoint_every = 7: the wave from 0 ends at 7, the one from 7 at 14; never below one run per worker.
+  BOOST_TEST(wave_size(0, 100, 2, 10, 7) == 7);
+  BOOST_TEST(wave_size(7, 100, 2, 10, 7) == 7);
+  BOOST_TEST(wave_size(0, 100, 4, 10, 1) == 4);
+  BOOST_TEST(wave_size(13, 100, 2, 10, 7) == 8);  // from 13, at least 15; the next multiple of 7 is 21
+  // Any sequence of waves covers 0..total exactly, each wave at least min(workers, left) runs, and a wave never
+  // crosses a multiple of checkpoint_every beyond its first `workers` runs.
+  for (std::int64_t every : {0, 1, 3, 50}) {
+    for (std::int64_t workers : {1, 2, 3, 8}) {
+      std::int64_t done = 0, per_worker = 1;
+      while (done < 97) {
+        const std::int64_t n = wave_size(done, 97, workers, per_worker, every);
+        BOOST_TEST(n >= std::min<std::int64_t>(workers, 97 - done));
+        if (every > 0)
+          for (std::int64_t m = done + workers + 1; m < done + n; ++m) BOOST_TEST(m % every != 0);
+        done += n;
+        per_worker = per_worker % 5 + 1;
+      }
+      BOOST_TEST(done == 97);
+    }
+  }
+}
