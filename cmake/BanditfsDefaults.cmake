@@ -42,13 +42,16 @@ function(banditfs_add_unit_test name)
                        ENVIRONMENT "OMP_NUM_THREADS=2;BANDITFS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data")
 endfunction()
 
-# BANDITFS_UNITY_TESTS (scripts/test.sh): target's sources compiled as one translation unit (CMake's unity build), so
+# BANDITFS_UNITY_TESTS (scripts/test.sh): target's sources compiled in unity files (CMake's unity build), so
 # that the headers they share (Boost.Test, Eigen, the library's) are parsed and their templates instantiated once per
-# test instead of once per file: about 40% of a test's compile time. Two sources of one unity file share one file
-# scope, so two helpers of the same name in their anonymous namespaces would collide, or worse, overload each other
-# silently; the sources passed after target (UNITY_APART of banditfs_add_unit_test: those that declare a name that
-# another source declares too; scripts/check-unity.py lists them) are compiled alone, as is the file that defines
-# BOOST_TEST_MODULE (Boost.Test generates main() where unit_test.hpp is first included after it).
+# unity file instead of once per source: about a third of a test's compile time, a fifth with precompiled headers
+# (docs/reliability.md, "CI"). Up to eight sources a file, so that the largest tests give two files for two cores. Two
+# sources of one unity file share one file scope, so two helpers of the same name in their anonymous namespaces would
+# collide, or worse, overload each other silently; the sources passed after target (UNITY_APART of
+# banditfs_add_unit_test: those that declare a name that another source declares too, which scripts/check-unity.py
+# lists, and those in which an earlier source's using-directive makes a name ambiguous, which fail to compile) are
+# compiled alone, as is the file that defines BOOST_TEST_MODULE (Boost.Test generates main() where unit_test.hpp is
+# first included after it).
 function(banditfs_unity_build target)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
