@@ -195,7 +195,8 @@ def legend_html(r):
     if r["truth"] is not None:
         items.append(swatch(f"background:#fff;border:2px solid {style.TRUTH};box-sizing:border-box")
                      + f"{style.TRUTH_MARK} true feature (black outline, star before its name or at its line's end)")
-    items.append(swatch(f"border-top:2px dashed {style.THRESHOLD};height:0") + "selection threshold")
+    if r["stability"] or report_figures.method_threshold(r)[0] is not None:  # a line is drawn
+        items.append(swatch(f"border-top:2px dashed {style.THRESHOLD};height:0") + "selection threshold")
     if r["lo"] is not None:
         items.append(swatch(f"border-top:1.5px solid {style.INTERVAL};height:0") + "interval")
     return '<div class="legend">' + "".join(f"<span>{i}</span>" for i in items) + "</div>"

@@ -50,6 +50,8 @@ def method_threshold(r):
         return 0.5, "threshold 0.5 (median probability model)"
     if method == "first":
         return 0.0, "threshold \u03c8 > 0"
+    if facts.get("select") == "shadow" and int(facts.get("searches", 1)) > 1:  # FUSE: a threshold per search
+        return None, f"select = shadow: above the shadows in each of {int(facts['searches'])} searches"
     if facts.get("select") == "shadow" and "shadow_threshold" in facts:
         q = facts.get("shadow_quantile", 1.0)
         which = "maximum" if q == 1.0 else f"{q:g}-quantile"

@@ -170,7 +170,10 @@ class FuseSelector(BaseSelector):
     Parameters
     ----------
     iterations : int, optional
-        ``method.iterations``: descents.
+        ``method.iterations``: descents, shared by the searches.
+    searches : int, optional
+        ``method.searches``: independent searches (default: 2 with select = "shadow", a feature selected when it
+        beats the shadows in both; else 1).
     k : int, optional
         ``method.k``: neighbours of the reward.
     heuristic : str, optional
@@ -188,10 +191,11 @@ class FuseSelector(BaseSelector):
     _method = "fuse"
     _binary_only = True
 
-    def __init__(self, iterations=None, k=None, heuristic=None, select=None, top=None, batch=None,
+    def __init__(self, iterations=None, searches=None, k=None, heuristic=None, select=None, top=None, batch=None,
                  reward_subsample=None, task=None, positive_label=None, params=None, stability=None,
                  random_state=None, n_jobs=None, verbose=0):
         self.iterations = iterations
+        self.searches = searches
         self.k = k
         self.heuristic = heuristic
         self.select = select
@@ -207,6 +211,7 @@ class FuseSelector(BaseSelector):
         self.verbose = verbose
 
     def _own_items(self):
-        return [("method.iterations", self.iterations), ("method.k", self.k), ("method.heuristic", self.heuristic),
+        return [("method.iterations", self.iterations), ("method.searches", self.searches), ("method.k", self.k),
+                ("method.heuristic", self.heuristic),
                 ("method.select", self.select), ("method.top", self.top), ("method.batch", self.batch),
                 ("method.reward_subsample", self.reward_subsample)]

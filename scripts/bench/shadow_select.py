@@ -3,23 +3,24 @@
 acceptance figures of docs/fuse.md and docs/cmab.md ("Selection by signal", "Measured").
 
   FUSE: `banditfs simulate ishigami --n 500 --p 30 --binary --seed s` (3 real features x1..x3, 27 noise), one
-        `banditfs run` of method fuse with the defaults (select = "shadow", 200 000 iterations, one shadow per
-        feature: the maximum) per seed.
+        `banditfs run` of method fuse with the defaults (select = "shadow", 200 000 iterations shared by two
+        searches, one shadow per feature in each: above the maximum in both) per seed; --searches R sets
+        method.searches (1: one search and its maximum).
         Target: at most 4 selected, the 3 among them.
         --fuse-design madelon: scikit-learn's make_classification(n_samples=500, n_features=30, n_informative=3,
         n_redundant=0, random_state=s) instead (its defaults otherwise: 2 clusters per class, class_sep 1,
         flip_y 0.01, rows and columns shuffled; the 3 informative columns found by matching each column's sorted
         values against the unshuffled draw), written as data.h5 with truth. (`banditfs simulate madelon-like` builds
         this kind of table with 16 clusters per class, so it needs at least 5 informative features.)
-        Oracle: whether any threshold on the run's g-RAVE (`importance`) meets the target, i.e. at most 4 features
-        have a g-RAVE at or above the lowest of the 3.
+        Oracle: whether any threshold on the run's `importance` (g-RAVE, the mean over the searches) meets the
+        target, i.e. at most 4 features have an importance at or above the lowest of the 3.
   cmab: `banditfs simulate cmab-hte --n N --p 50 --seed s` (5 effect modifiers x1..x5, x6, x7 correlational, 43 more
         without effect), one run of cmab-scores with the defaults (select = "shadow", 5 shadows per feature,
         alpha = 0.5: the 2nd largest of 250) per seed.
         Target: the 5 selected, at most 1 other.
 
 Usage: scripts/bench/shadow_select.py [--banditfs build/banditfs] [--out results/shadow_select] [--seeds 1-5]
-           [--cmab-n 10000] [--study fuse,cmab] [--fuse-design ishigami|madelon] [--threads N]
+           [--cmab-n 10000] [--study fuse,cmab] [--fuse-design ishigami|madelon] [--threads N] [--searches R]
 Writes OUT/<study>.csv (OUT/fuse-madelon.csv for the madelon design; seed, selected, hits, others, threshold,
 oracle (FUSE), seconds) and prints a markdown table. --threads sets run.threads (unset: the job's default).
 """
@@ -65,7 +66,7 @@ def oracle(importance, truth):
     return int(np.sum(g >= min(g[j] for j in truth))) <= 4
 
 
-def one(banditfs, out, study, seed, cmab_n, design, threads):
+def one(banditfs, out, study, seed, cmab_n, design, threads, searches=None):
     d = os.path.join(out, study if design == "ishigami" else f"{study}-{design}", f"seed-{seed}")
     os.makedirs(d, exist_ok=True)
     data = os.path.join(d, "data.h5")
@@ -76,7 +77,8 @@ def one(banditfs, out, study, seed, cmab_n, design, threads):
         else:
             run([banditfs, "simulate", "ishigami", "--n", "500", "--p", "30", "--binary", "--seed", str(seed),
                  "--out", data])
-        job = f'[method]\nname = "fuse"\n[data]\nsource = "hdf5"\npath = "{data}"\ntask = "binary"\n{run_keys}'
+        method_keys = f"searches = {searches}\n" if searches is not None else ""
+        job = f'[method]\nname = "fuse"\n{method_keys}[data]\nsource = "hdf5"\npath = "{data}"\ntask = "binary"\n{run_keys}'
     else:
         run([banditfs, "simulate", "cmab-hte", "--n", str(cmab_n), "--p", "50", "--seed", str(seed), "--out", data])
         job = f'[method]\nname = "cmab-scores"\n[data]\nsource = "hdf5"\npath = "{data}"\n{run_keys}'
@@ -89,13 +91,16 @@ def one(banditfs, out, study, seed, cmab_n, design, threads):
         selected = [int(j) for j in f["selected"][()]]
         truth = set(int(j) for j in f["truth"][()])
         group = "fuse" if study == "fuse" else "cmab"
-        threshold = float(f[group].attrs["shadow_threshold"])
+        if "shadow_threshold" in f[group].attrs:
+            threshold = str(round(float(f[group].attrs["shadow_threshold"]), 6))
+        else:  # FUSE with several searches: one threshold per search
+            threshold = " / ".join(str(round(float(t), 6)) for t in f[group]["search_threshold"][()])
         names = [n.decode() if isinstance(n, bytes) else n for n in f["feature_names"][()]]
         best = oracle(f["importance"][()], truth) if study == "fuse" else None
     hits = sum(1 for j in selected if j in truth)
     return dict(seed=seed, selected=" ".join(names[j] for j in selected), count=len(selected), hits=hits,
                 truth=len(truth), truth_names=" ".join(names[j] for j in sorted(truth)), others=len(selected) - hits,
-                threshold=round(threshold, 6), oracle="" if best is None else ("yes" if best else "no"),
+                threshold=threshold, oracle="" if best is None else ("yes" if best else "no"),
                 seconds=round(seconds, 1))
 
 
@@ -108,12 +113,13 @@ def main():
     ap.add_argument("--study", default="fuse,cmab")
     ap.add_argument("--fuse-design", choices=["ishigami", "madelon"], default="ishigami")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--searches", type=int, default=None)
     a = ap.parse_args()
     lo, _, hi = a.seeds.partition("-")
     seeds = range(int(lo), int(hi or lo) + 1)
     for study in a.study.split(","):
         design = a.fuse_design if study == "fuse" else "ishigami"
-        rows = [one(a.banditfs, a.out, study, s, a.cmab_n, design, a.threads) for s in seeds]
+        rows = [one(a.banditfs, a.out, study, s, a.cmab_n, design, a.threads, a.searches) for s in seeds]
         name = study if design == "ishigami" else f"{study}-{design}"
         with open(os.path.join(a.out, f"{name}.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))

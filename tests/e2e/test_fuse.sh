@@ -25,22 +25,38 @@ assert f["fuse/grave_count"].shape == (p,) and f["fuse/stop_grave"].shape == (p 
 assert f["fuse/grave_count"][()].sum() == f["fuse/final_size"][()].sum(), "every final feature counted once"
 assert sorted(f["rank"][()]) == list(range(1, p + 1))
 assert len(f["selected"][()]) <= 20
-# select = "shadow" (the default): k copies of each of the 12 features searched beside them, none in any output; the
-# selected set is the features whose g-RAVE beats the threshold, the fact /fuse's attribute shadow_threshold.
+# select = "shadow" (the default) with two searches of 200 iterations: each searches k copies of each of the 12
+# features beside them, none in any output; the selected set is the features whose g-RAVE beats their search's
+# threshold (search_threshold) in both searches, and importance is the mean of the searches' g-RAVE (search_grave).
 g = f["fuse"]
 assert g.attrs["select"] in ("shadow", b"shadow") and g.attrs["shadows"] == 12 * g.attrs["shadow_copies"]
-t = g.attrs["shadow_threshold"]
+assert g.attrs["searches"] == 2 and "shadow_threshold" not in g.attrs
+rows, t = g["search_grave"][()], g["search_threshold"][()]
+assert rows.shape == (2, p) and t.shape == (2,)
 imp = f["importance"][()]
-assert list(f["selected"][()]) == [j for j in range(p) if imp[j] > t], (list(f["selected"][()]), t)
+assert np.allclose(imp, rows.mean(axis=0), rtol=0, atol=1e-15)
+assert list(f["selected"][()]) == [j for j in range(p) if (rows[:, j] > t).all()], (list(f["selected"][()]), t)
 assert (f["fuse/path"][()] < p).all() and f["fuse/on_path"].shape == (p,)
 assert all(f[n].shape[0] == p for n in ("feature_names", "importance", "rank", "fuse/grave_count"))
 assert (f["fuse/final_size"][()] <= p).all()
 PYEOF
 grep -c . "$WORK/out-a/summary.csv" | grep -qx 13 && ok || fail "summary.csv has a row per feature and none for a shadow"
-grep -Eq 'select = "shadow": .* features have a g-RAVE above .*, the (maximum|[0-9]+(st|nd|rd|th) largest) of [0-9]+ shadows.* g-RAVE \(false selections expected: at most .*\)' "$WORK/out-a/banditfs.log" && ok ||
+grep -Eq 'select = "shadow": .* features have a g-RAVE above the (maximum|[0-9]+(st|nd|rd|th) largest) of [0-9]+ shadows.* g-RAVE in each of 2 searches \(false selections expected: at most .*\)' "$WORK/out-a/banditfs.log" && ok ||
   fail "the log says what the shadow rule selected: $(grep -i shadow "$WORK/out-a/banditfs.log")"
-/usr/bin/python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["fuse"]; assert f["select"] == "shadow" and "shadow_threshold" in f' \
+/usr/bin/python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["fuse"]; assert f["select"] == "shadow" and f["searches"] == 2' \
   "$WORK/out-a/run.json" && ok || fail "run.json records the shadow rule"
+# One search: one threshold, the fact shadow_threshold, and selected = importance above it.
+run_job one "$(fuse_job 'searches = 1')" >/dev/null 2>"$WORK/one.err" && ok || fail "searches = 1: $(cat "$WORK/one.err")"
+$PY - "$WORK/out-one/result.h5" <<'PYEOF' && ok || fail "one search: the threshold fact"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+g, imp = f["fuse"], f["importance"][()]
+assert g.attrs["searches"] == 1 and "search_grave" not in g and "search_threshold" not in g
+t = g.attrs["shadow_threshold"]
+assert list(f["selected"][()]) == [j for j in range(len(imp)) if imp[j] > t], (list(f["selected"][()]), t)
+PYEOF
+grep -Eq 'select = "shadow": .* features have a g-RAVE above [0-9.e-]+, the (maximum|[0-9]+(st|nd|rd|th) largest) of [0-9]+ shadows.* g-RAVE \(false selections expected: at most .*\)' "$WORK/out-one/banditfs.log" && ok ||
+  fail "one search: the log names the threshold: $(grep -i shadow "$WORK/out-one/banditfs.log")"
 head -1 "$WORK/out-a/summary.csv" | grep -qx 'feature,name,importance,selected,rank,grave_count,on_path' && ok ||
   fail "summary.csv header: $(head -1 "$WORK/out-a/summary.csv")"
 run_job top "$(fuse_job 'select = "rave"')" >/dev/null 2>"$WORK/top.err" && ok || fail "select = rave: $(cat "$WORK/top.err")"
@@ -78,6 +94,12 @@ expect_error top_too_large "method.top = 13 is more than the 12 features of simu
 expect_error shadows_too_many "method.shadows = 13 is more than the 12 features of simulate:friedman1" \
   -- run_job shadows_too_many "$(fuse_job)" --set method.shadows=13
 expect_error shadow_quantile_zero "method.shadow_quantile" -- run_job shadow_quantile_zero "$(fuse_job 'shadow_quantile = 0')"
+expect_error searches_path 'method.searches = 2 with select = "path": the path is one search' \
+  -- run_job searches_path "$(fuse_job 'select = "path"
+searches = 2')"
+expect_error searches_more_than_iterations "method.iterations = 3 is fewer than the 4 searches that share them" \
+  -- run_job searches_more_than_iterations "$(fuse_job 'searches = 4')" --set method.iterations=3
+expect_error searches_too_many "method.searches = 65 is out of range" -- run_job searches_too_many "$(fuse_job 'searches = 65')"
 run_job top_path "$(fuse_job 'select = "path"')" --set method.top=13 --set method.iterations=40 >/dev/null \
   2>"$WORK/top_path.err" && ok || fail "select = path with top > p: $(cat "$WORK/top_path.err")"
 finish

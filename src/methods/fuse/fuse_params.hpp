@@ -18,6 +18,9 @@
 
 namespace bfs::fuse {
 
+/// Searches under select = "shadow" when method.searches is 0 (searches.hpp): two, measured in docs/fuse.md.
+inline constexpr std::int64_t kDefaultShadowSearches = 2;
+
 /// The exploration heuristics of §5.1 (D- and C-FUSE) and RAND^R (§7.1).
 enum class Heuristic { discrete, continuous, rand };
 constexpr std::array<std::pair<Heuristic, std::string_view>, 3> enum_table(Heuristic) {
@@ -36,8 +39,11 @@ constexpr std::array<std::pair<Select, std::string_view>, 3> enum_table(Select) 
 }
 
 struct FuseParams final : MethodParams {
-  /// T: Monte-Carlo iterations (descents, each with one reward; Algorithm 1).
+  /// T: Monte-Carlo iterations (descents, each with one reward; Algorithm 1), shared among the searches.
   std::int64_t iterations = 200000;
+  /// R: independent searches sharing the T iterations (searches.hpp); 0 = kDefaultShadowSearches with select =
+  /// "shadow", else 1. Under select = "shadow" a feature must beat the shadows in every search.
+  std::int64_t searches = 0;
   /// k of the reward's k nearest neighbours (§6.1 eq. 10).
   int k = 5;
   /// "discrete" = progressive widening + UCB1-tuned (§5.1, eq. 5); "continuous" = eq. 9 over every action;
@@ -83,7 +89,9 @@ struct FuseParams final : MethodParams {
 
   void visit(KeyVisitor& v) override {
     using namespace keyspec;
-    v("iterations", iterations, range(1, 1e12, "T: Monte-Carlo iterations (descents)"));
+    v("iterations", iterations, range(1, 1e12, "T: Monte-Carlo iterations (descents), shared among the searches"));
+    v("searches", searches,
+      range(0, 64, "independent searches (0: 2 with select = \"shadow\", else 1); shadows beaten in every one"));
     v("k", k, range(1, 1e6, "k nearest neighbours of the reward (eq. 10)"));
     v("heuristic", heuristic, text("progressive widening + UCB1-tuned, eq. 9, or RAND^R"));
     v("widening_b", widening_b, range(1, 1e3, "progressive widening: floor(T_F^(1/b)) children per node"));

@@ -9,7 +9,7 @@
 namespace bfs::fuse {
 
 void append_shadows(TrainingSet& set, FeatureLayout& layout, const std::vector<FeatureId>& sources, std::uint64_t seed,
-                    std::int64_t copies) {
+                    std::int64_t copies, std::int64_t first_copy) {
   if (sources.empty()) return;
   BFS_CHECK(copies >= 1, "shadow copies ", copies);
   const std::size_t rows = set.rows;
@@ -21,7 +21,7 @@ void append_shadows(TrainingSet& set, FeatureLayout& layout, const std::vector<F
   std::vector<double> values(rows * (set.cols + added));
   std::copy(set.values.begin(), set.values.end(), values.begin());
   std::size_t at = set.cols;
-  for (std::int64_t copy = 0; copy < copies; ++copy) {
+  for (std::int64_t copy = first_copy; copy < first_copy + copies; ++copy) {
     for (const FeatureId f : sources) {
       BFS_CHECK(f >= 0 && f < p, "shadow source ", f, " of ", p);
       const std::vector<std::int64_t> perm = methods::shadow_rows(static_cast<std::int64_t>(rows), seed, f, copy);

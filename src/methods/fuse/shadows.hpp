@@ -18,9 +18,10 @@ namespace bfs::fuse {
 
 /// Appends `copies` shadows of each of `sources` (feature ids of `layout`, ascending) to `set` and `layout`: set gains
 /// their columns after its own, layout their features after p, copy 0 of every source first, then copy 1, ... (a
-/// categorical source's shadow keeps its levels). Copy c of feature f is shuffled by methods::shadow_rows(…, f, c).
+/// categorical source's shadow keeps its levels). Copy c of feature f is shuffled by methods::shadow_rows(…, f, c),
+/// for c = first_copy, …, first_copy + copies − 1 (each search its own copies: searches.hpp).
 void append_shadows(TrainingSet& set, FeatureLayout& layout, const std::vector<FeatureId>& sources, std::uint64_t seed,
-                    std::int64_t copies = 1);
+                    std::int64_t copies = 1, std::int64_t first_copy = 0);
 
 /// The most-visited path up to its first shadow (a feature id ≥ p): the path of the data's features.
 inline std::vector<PathStep> path_before_shadows(std::vector<PathStep> path, std::int32_t p) {

@@ -233,17 +233,21 @@ std::vector<PathStep> most_visited_path(const Tree& tree) {
 }
 
 std::vector<std::int32_t> grave_ranking(const Tree& tree) {
-  const auto& sums = tree.grave_sums();
-  const auto& counts = tree.grave_counts();
-  std::vector<std::int32_t> order(sums.size());
+  std::vector<double> grave(tree.grave_sums().size());
+  for (std::size_t f = 0; f < grave.size(); ++f) grave[f] = tree.grave(static_cast<std::int32_t>(f), 0);
+  return grave_ranking(grave, tree.grave_counts());
+}
+
+std::vector<std::int32_t> grave_ranking(std::span<const double> grave, std::span<const std::int64_t> counts) {
+  BFS_CHECK(grave.size() == counts.size(), "g-RAVE of ", grave.size(), " features, counts of ", counts.size());
+  std::vector<std::int32_t> order(grave.size());
   for (std::size_t f = 0; f < order.size(); ++f) order[f] = static_cast<std::int32_t>(f);
-  auto mean = [&](std::int32_t f) { return tree.grave(f, 0); };
   std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
     const auto ia = static_cast<std::size_t>(a);
     const auto ib = static_cast<std::size_t>(b);
     if ((counts[ia] > 0) != (counts[ib] > 0)) return counts[ia] > 0;  // unseen last
     if (counts[ia] == 0) return a < b;
-    if (mean(a) != mean(b)) return mean(a) > mean(b);
+    if (grave[ia] != grave[ib]) return grave[ia] > grave[ib];
     if (counts[ia] != counts[ib]) return counts[ia] > counts[ib];
     return a < b;
   });

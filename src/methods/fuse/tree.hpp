@@ -163,5 +163,7 @@ std::vector<PathStep> most_visited_path(const Tree& tree);
 /// FUSE^R's ranking (§6.3): features by g-RAVE (eq. 6), highest first; ties: more final sets, then lower index;
 /// features in no final set last, by index.
 std::vector<std::int32_t> grave_ranking(const Tree& tree);
+/// The same ranking of given g-RAVE values and final-set counts (a count of 0: in no final set).
+std::vector<std::int32_t> grave_ranking(std::span<const double> grave, std::span<const std::int64_t> counts);
 
 }  // namespace bfs::fuse

@@ -3,8 +3,10 @@
 // partial round are refused naming the file.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
+#include <vector>
 
 #include "config/schema.hpp"
 #include "core/error.hpp"
@@ -56,11 +58,21 @@ void expect_same_result(const MethodResult& a, const MethodResult& b) {
 
 BOOST_AUTO_TEST_SUITE(fuse_resume)
 
+// The iterations done after `rounds` rounds of `batch` with the default two searches of 45 (a round never spans two).
+std::size_t done_after(int rounds, int batch) {
+  const int per_search = (45 + batch - 1) / batch;
+  if (rounds <= per_search) return static_cast<std::size_t>(std::min(rounds * batch, 45));
+  return 45 + static_cast<std::size_t>((rounds - per_search) * batch);
+}
+
 BOOST_AUTO_TEST_CASE(a_run_resumed_after_any_round_equals_the_uninterrupted_run) {
+  // 90 iterations in two searches of 45 (select = "shadow"): stops within search 0, at its end (round 45 of batch 1,
+  // 12 of batch 4) and within search 1.
   for (int batch : {1, 4}) {
     const JobConfig job = fuse_job(batch);
     const MethodResult whole = *run_fuse(job, {});
-    for (int stop_after : {1, 5, 17}) {
+    const std::vector<int> stops = batch == 1 ? std::vector<int>{1, 5, 17, 45, 46} : std::vector<int>{1, 5, 12, 13, 17};
+    for (int stop_after : stops) {
       BOOST_TEST_CONTEXT("batch " << batch << ", stopped after round " << stop_after) {
         ScratchFile file;
         RunControl control;
@@ -70,7 +82,7 @@ BOOST_AUTO_TEST_CASE(a_run_resumed_after_any_round_equals_the_uninterrupted_run)
         const MethodResult cut = *run_fuse(job, control);
         BOOST_TEST(interrupted(cut));
         const fuse::FuseCheckpoint saved = fuse::read_fuse_checkpoint(file.path.string());
-        BOOST_TEST(saved.reward.size() == static_cast<std::size_t>(stop_after * batch));
+        BOOST_TEST(saved.reward.size() == done_after(stop_after, batch));
         control.stop_requested = {};
         control.resume = true;
         const MethodResult resumed = *run_fuse(job, control, 2);
@@ -87,7 +99,11 @@ BOOST_AUTO_TEST_CASE(periodic_checkpoints_hold_whole_rounds) {
   control.checkpoint_path = file.path.string();
   control.checkpoint_every = 4;
   run_fuse(fuse_job(4), control);
-  // 90 iterations in rounds of 4: the last periodic checkpoint is after round 20, iteration 80.
+  // Two searches of 45 iterations in rounds of 4 (11 of 4 and one of 1 each): the last periodic checkpoint is after
+  // round 20, search 1's eighth, iteration 45 + 32 = 77.
+  BOOST_TEST(fuse::read_fuse_checkpoint(file.path.string()).reward.size() == 77u);
+  // One search: 90 iterations in rounds of 4, the last periodic checkpoint after round 20, iteration 80.
+  run_fuse(fuse_job(4, "searches = 1\n"), control);
   BOOST_TEST(fuse::read_fuse_checkpoint(file.path.string()).reward.size() == 80u);
 }
 

@@ -92,8 +92,8 @@ BOOST_AUTO_TEST_CASE(first_reports_its_forward_set_then_the_selected_set) {
 BOOST_AUTO_TEST_CASE(fuse_has_no_selected_count_until_its_search_is_done) {
   Seen seen;
   const MethodResult result =
-      run_method("[method]\nname = \"fuse\"\niterations = 60\nreward_subsample = 30\ntop = 10\n" + kSimulated +
-                     "task = \"binary\"\n[run]\nseed = 4\n",
+      run_method("[method]\nname = \"fuse\"\niterations = 60\nsearches = 1\nreward_subsample = 30\ntop = 10\n" +
+                     kSimulated + "task = \"binary\"\n[run]\nseed = 4\n",
                  seen);
   expect_last_report(seen, result, "auc");
   BOOST_TEST(seen.reports.size() >= 2u);

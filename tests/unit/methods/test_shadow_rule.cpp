@@ -43,7 +43,32 @@ double fact(const MethodResult& r, const std::string& name) {
   return 0.0;
 }
 
-/// Every per-feature output has p entries, rank is 1..p, selected = the features above the threshold fact.
+/// FUSE with R > 1 searches: importance is the mean of search_grave's R rows, and selected = the features above
+/// search c's threshold in every search c.
+void expect_above_in_every_search(const MethodResult& r, std::size_t p) {
+  const MethodDataset* grave = r.dataset("search_grave");
+  BOOST_REQUIRE(grave != nullptr);
+  const auto& values = std::get<std::vector<double>>(grave->values);
+  const auto& thresholds = std::get<std::vector<double>>(r.dataset("search_threshold")->values);
+  const std::size_t searches = thresholds.size();
+  BOOST_TEST((grave->shape == std::vector<std::size_t>{searches, p}));
+  BOOST_REQUIRE(values.size() == searches * p);
+  std::vector<FeatureId> selected;
+  for (std::size_t f = 0; f < p; ++f) {
+    double sum = 0.0;
+    bool above = true;
+    for (std::size_t c = 0; c < searches; ++c) {
+      sum += values[c * p + f];
+      above = above && values[c * p + f] > thresholds[c];
+    }
+    BOOST_TEST(r.importance[f] == sum / static_cast<double>(searches), boost::test_tools::tolerance(1e-15));
+    if (above) selected.push_back(static_cast<FeatureId>(f));
+  }
+  BOOST_TEST(r.selected == selected);
+}
+
+/// Every per-feature output has p entries, rank is 1..p, selected = the features above the threshold fact (or with
+/// several FUSE searches, above each search's threshold).
 void expect_no_shadow_in_outputs(const MethodResult& r, std::size_t p) {
   BOOST_TEST(r.feature_names.size() == p);
   BOOST_TEST(r.importance.size() == p);
@@ -56,8 +81,22 @@ void expect_no_shadow_in_outputs(const MethodResult& r, std::size_t p) {
     BOOST_REQUIRE(d != nullptr);
     std::visit([&](const auto& v) { BOOST_TEST(v.size() == p, column); }, d->values);
   }
+  if (r.dataset("search_threshold") != nullptr) {
+    expect_above_in_every_search(r, p);
+    for (const MethodFact& f : r.facts) BOOST_TEST(f.name != "shadow_threshold", "one threshold per search, none else");
+    return;
+  }
   const double threshold = fact(r, "shadow_threshold");
   BOOST_TEST(r.selected == methods::select_above(r.importance, threshold));
+}
+
+/// FUSE's outputs of friedman1's 10 features: no shadow anywhere, the path of the data's features.
+void check_fuse_outputs(const MethodResult& r) {
+  expect_no_shadow_in_outputs(r, 10);
+  for (const char* name : {"path", "stop_grave", "final_size"}) BOOST_REQUIRE(r.dataset(name) != nullptr);
+  for (const std::int32_t f : std::get<std::vector<std::int32_t>>(r.dataset("path")->values)) BOOST_TEST(f < 10);
+  BOOST_TEST(std::get<std::vector<double>>(r.dataset("stop_grave")->values).size() == 11u);
+  for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
 }
 
 }  // namespace
@@ -236,6 +275,22 @@ BOOST_AUTO_TEST_CASE(fuse_shadow_copies_follow_copy_by_copy) {
       for (std::size_t r = 0; r < 6; ++r)
         BOOST_TEST(set.column(column)[r] == set.column(static_cast<std::size_t>(f))[static_cast<std::size_t>(perm[r])]);
     }
+  // A later search's shadows: copies 3, 4, 5 (first_copy = 3), its own shuffles.
+  fuse::TrainingSet later;
+  later.rows = 6;
+  later.cols = 2;
+  later.values = {1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60};
+  FeatureLayout later_layout;
+  fuse::append_shadows(later, later_layout, {0, 1}, 5, 3, 3);
+  BOOST_TEST(later.cols == 8u);
+  for (std::int64_t copy = 0; copy < 3; ++copy)
+    for (FeatureId f = 0; f < 2; ++f) {
+      const auto perm = methods::shadow_rows(6, 5, f, 3 + copy);
+      const auto column = static_cast<std::size_t>(2 + copy * 2 + f);
+      for (std::size_t r = 0; r < 6; ++r)
+        BOOST_TEST(later.column(column)[r] ==
+                   later.column(static_cast<std::size_t>(f))[static_cast<std::size_t>(perm[r])]);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(fuse_path_stops_before_its_first_shadow) {
@@ -257,14 +312,29 @@ BOOST_AUTO_TEST_CASE(cmab_shadows_are_scored_on_the_features_scale) {
 }
 
 BOOST_AUTO_TEST_CASE(fuse_with_shadows_writes_only_the_datas_features) {
-  const MethodResult r = run_job(
+  // One search (one threshold, the fact) and the default two (a threshold each).
+  for (const char* searches : {"searches = 1\n", ""}) {
+    const MethodResult r =
+        run_job(std::string("[method]\nname = \"fuse\"\niterations = 300\nreward_subsample = 30\n") + searches +
+                "[data]\nsource = \"simulate\"\ndgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n");
+    BOOST_TEST_CONTEXT(searches) {
+      check_fuse_outputs(r);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fuse_search_zero_is_the_one_search_of_half_the_iterations) {
+  // Search 0 draws from the streams of a single search and has its shadows (copy 0), so its g-RAVE are those of
+  // searches = 1 with half the iterations; search 1 (its own streams and copy 1) differs.
+  const std::string job =
       "[method]\nname = \"fuse\"\niterations = 300\nreward_subsample = 30\n[data]\nsource = \"simulate\"\n"
-      "dgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n");
-  expect_no_shadow_in_outputs(r, 10);
-  for (const char* name : {"path", "stop_grave", "final_size"}) BOOST_REQUIRE(r.dataset(name) != nullptr);
-  for (const std::int32_t f : std::get<std::vector<std::int32_t>>(r.dataset("path")->values)) BOOST_TEST(f < 10);
-  BOOST_TEST(std::get<std::vector<double>>(r.dataset("stop_grave")->values).size() == 11u);
-  for (const std::int32_t s : std::get<std::vector<std::int32_t>>(r.dataset("final_size")->values)) BOOST_TEST(s <= 10);
+      "dgp = \"friedman1\"\nn = 120\np = 10\n[run]\nseed = 3\n";
+  const MethodResult two = run_job(job);
+  const MethodResult half =
+      run_job(std::string(job).replace(job.find("iterations = 300"), 16, "iterations = 150\nsearches = 1"));
+  const auto& rows = std::get<std::vector<double>>(two.dataset("search_grave")->values);
+  BOOST_TEST(std::vector<double>(rows.begin(), rows.begin() + 10) == half.importance);
+  BOOST_TEST(std::vector<double>(rows.begin() + 10, rows.end()) != half.importance);
 }
 
 BOOST_AUTO_TEST_CASE(fuse_with_several_copies_writes_only_the_datas_features) {
