@@ -303,7 +303,8 @@ void add_selection_facts(const MethodRun& run, const cmab::CmabParams& params, c
   r.facts.push_back({"select", std::string(name_of(params.select))});
   if (params.select != cmab::Select::Shadow) return;
   const auto shadows = static_cast<std::int64_t>(std::count(s.has_shadow.begin(), s.has_shadow.end(), 1)) * s.copies;
-  methods::add_shadow_facts(r.facts, threshold, shadows, s.copies, params.shadow_quantile, params.shadow_max_false);
+  methods::add_shadow_facts(r.facts, threshold, shadows, s.copies, params.shadow_quantile, params.shadow_max_false,
+                            /*single_threshold=*/true);
   if (run.context.log)
     run.context.log->info(
         "select = \"shadow\": {} of {} features have a combined score above {:.6g}, {} scores (false selections "

@@ -89,13 +89,13 @@ ShadowThreshold shadow_rule(std::span<const double> shadow_scores, std::int64_t 
 }
 
 void add_shadow_facts(std::vector<MethodFact>& facts, const ShadowThreshold& threshold, std::int64_t shadows,
-                      std::int64_t copies, double quantile, double max_false) {
+                      std::int64_t copies, double quantile, double max_false, bool single_threshold) {
   facts.push_back({"shadows", shadows});
   facts.push_back({"shadow_copies", copies});
   facts.push_back({"shadow_max_false", max_false});
   facts.push_back({"shadow_quantile", quantile});
   facts.push_back({"shadow_rank", threshold.rank});
-  facts.push_back({"shadow_threshold", threshold.value});
+  if (single_threshold) facts.push_back({"shadow_threshold", threshold.value});
   facts.push_back({"shadow_false_bound", threshold.false_bound});
 }
 

@@ -88,10 +88,10 @@ struct ShadowThreshold {
 ShadowThreshold shadow_rule(std::span<const double> shadow_scores, std::int64_t p, double quantile, double max_false);
 
 /// The rule's facts (result.h5's attributes of the method's group, run.json): shadows (S, all copies),
-/// shadow_copies, shadow_max_false, shadow_quantile, shadow_rank (0 with a quantile below 1), shadow_threshold and
-/// shadow_false_bound.
+/// shadow_copies, shadow_max_false, shadow_quantile, shadow_rank (0 with a quantile below 1), shadow_false_bound and,
+/// when `single_threshold`, shadow_threshold (FUSE's several searches each have their own: no single one).
 void add_shadow_facts(std::vector<MethodFact>& facts, const ShadowThreshold& threshold, std::int64_t shadows,
-                      std::int64_t copies, double quantile, double max_false);
+                      std::int64_t copies, double quantile, double max_false, bool single_threshold);
 
 /// The threshold in words for the log: "the maximum of S shadows'", "the 2nd largest of S shadows'" or "the
 /// quantile 0.9 of S shadows'".

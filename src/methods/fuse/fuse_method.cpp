@@ -278,17 +278,15 @@ std::vector<methods::ShadowThreshold> search_thresholds(const fuse::FuseParams& 
 /// The selected set of `params.select` (ascending): above the shadows in every search, the top of the ranking or
 /// the path.
 std::vector<FeatureId> select_features(const fuse::FuseParams& params, const std::vector<SearchSummary>& searches,
+                                       const std::vector<std::vector<double>>& graves,
                                        const std::vector<methods::ShadowThreshold>& thresholds, std::size_t p,
                                        const std::vector<std::int32_t>& ranking,
                                        const std::vector<std::int64_t>& count) {
   std::vector<FeatureId> selected;
   if (params.select == fuse::Select::shadow) {
-    std::vector<std::vector<double>> graves;
     std::vector<double> values;
-    for (std::size_t c = 0; c < searches.size(); ++c) {
-      graves.push_back(searches[c].grave);
-      values.push_back(thresholds[c].value);
-    }
+    values.reserve(thresholds.size());
+    for (const auto& t : thresholds) values.push_back(t.value);
     selected = fuse::above_in_every_search(graves, values, p);
   } else if (params.select == fuse::Select::path) {
     for (const fuse::PathStep& step : searches.front().path) selected.push_back(step.feature);
@@ -311,9 +309,9 @@ void add_selection_facts(const MethodRun& run, const fuse::FuseParams& params, s
   methods::ShadowThreshold rule = thresholds.front();
   for (const auto& t : thresholds) rule.false_bound = std::min(rule.false_bound, t.false_bound);
   const auto s = static_cast<std::int64_t>(shadows);
-  methods::add_shadow_facts(r.facts, rule, s, params.shadow_copies, params.shadow_quantile, params.shadow_max_false);
   const bool one = thresholds.size() == 1;
-  if (!one) std::erase_if(r.facts, [](const MethodFact& f) { return f.name == "shadow_threshold"; });
+  methods::add_shadow_facts(r.facts, rule, s, params.shadow_copies, params.shadow_quantile, params.shadow_max_false,
+                            one);
   if (!run.context.log || run.comm.rank() != 0) return;
   const std::string which = methods::describe_shadow_threshold(rule, s, params.shadow_quantile);
   if (one)
@@ -397,7 +395,7 @@ MethodResult make_result(const MethodRun& run, const Dataset& data, const fuse::
     r.rank[static_cast<std::size_t>(ranking[i])] = static_cast<std::int32_t>(i + 1);
   std::vector<methods::ShadowThreshold> thresholds;
   if (params.select == fuse::Select::shadow) thresholds = search_thresholds(params, searches, p);
-  r.selected = select_features(params, searches, thresholds, p, ranking, grave_count);
+  r.selected = select_features(params, searches, graves, thresholds, p, ranking, grave_count);
   if (data.has_truth) {
     r.truth = data.truth;
     r.metrics = truth_metrics(r.selected, r.truth);

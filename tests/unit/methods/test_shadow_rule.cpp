@@ -170,11 +170,19 @@ BOOST_AUTO_TEST_CASE(the_threshold_is_the_rth_largest_shadow_and_its_bound) {
 
 BOOST_AUTO_TEST_CASE(the_facts_and_the_words_of_the_rule) {
   std::vector<MethodFact> facts;
-  methods::add_shadow_facts(facts, {0.7, 2, 0.4}, 250, 5, 1.0, 0.5);
+  methods::add_shadow_facts(facts, {0.7, 2, 0.4}, 250, 5, 1.0, 0.5, true);
   std::vector<std::string> names;
   for (const MethodFact& f : facts) names.push_back(f.name);
   BOOST_TEST(names == (std::vector<std::string>{"shadows", "shadow_copies", "shadow_max_false", "shadow_quantile",
                                                 "shadow_rank", "shadow_threshold", "shadow_false_bound"}),
+             boost::test_tools::per_element());
+  // Several thresholds (FUSE's searches): no single shadow_threshold.
+  facts.clear();
+  names.clear();
+  methods::add_shadow_facts(facts, {0.7, 2, 0.4}, 250, 5, 1.0, 0.5, false);
+  for (const MethodFact& f : facts) names.push_back(f.name);
+  BOOST_TEST(names == (std::vector<std::string>{"shadows", "shadow_copies", "shadow_max_false", "shadow_quantile",
+                                                "shadow_rank", "shadow_false_bound"}),
              boost::test_tools::per_element());
   BOOST_TEST(methods::describe_shadow_threshold({0.7, 2, 0.4}, 250, 1.0) == "the 2nd largest of 250 shadows'");
   BOOST_TEST(methods::describe_shadow_threshold({0.9, 1, 0.9}, 30, 1.0) == "the maximum of 30 shadows'");
